@@ -1,0 +1,1 @@
+"""numba kernels: arrays in, arrays out; no classes, no validation, no I/O."""

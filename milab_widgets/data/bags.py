@@ -1,0 +1,205 @@
+"""`BagDataset`: a multi-instance collection stored the way numba likes it.
+
+All instances of all bags live in one C-contiguous float64 matrix (n_instances x d); bag b
+owns rows ``offsets[b]:offsets[b + 1]``. Selecting bags is arithmetic on offsets plus one
+gather of rows, never a Python list of arrays in a hot loop.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator, Sequence
+
+import numpy as np
+
+from milab_widgets.exceptions import InputError
+
+
+class BagDataset:
+    """Bags of instances with one integer label per bag.
+
+    Parameters
+    ----------
+    instances : array of shape (n_instances, n_features)
+        Every bag's instances, bag after bag. Converted to C-contiguous float64.
+    offsets : int array of shape (n_bags + 1,)
+        ``offsets[0] == 0``, strictly increasing (no empty bag), ``offsets[-1] == n_instances``.
+    labels : int array of shape (n_bags,), optional
+        Bag labels (0/1 for classification; any integers, -1 meaning "unlabelled", for
+        clustering). Defaults to -1 for every bag.
+    bag_ids : array of shape (n_bags,), optional
+        The bags' identifiers in their source file (defaults to 0..n_bags-1).
+    name : str
+        A short name shown in tables and panels.
+
+    Examples
+    --------
+    >>> bags = BagDataset.from_bags([[[0.0], [1.0]], [[5.0]]], labels=[1, 0])
+    >>> len(bags), bags.bag_sizes.tolist()
+    (2, [2, 1])
+    >>> bags[np.array([1])].instances.tolist()
+    [[5.0]]
+    """
+
+    def __init__(self, instances, offsets, labels=None, bag_ids=None, name: str = ""):
+        self.instances = _as_instance_matrix(instances)
+        self.offsets = _as_offsets(offsets, len(self.instances))
+        n_bags = len(self.offsets) - 1
+        self.labels = _as_labels(labels, n_bags)
+        self.bag_ids = np.arange(n_bags) if bag_ids is None else np.asarray(bag_ids)
+        if self.bag_ids.shape != (n_bags,):
+            raise InputError(
+                f"bag_ids has shape {self.bag_ids.shape} but there are {n_bags} bags; "
+                "pass one id per bag."
+            )
+        self.name = name
+
+    @classmethod
+    def from_bags(cls, bags: Sequence, labels=None, name: str = "") -> BagDataset:
+        """Build from a list of 2-D arrays (one per bag, rows = instances)."""
+        arrays = [np.asarray(bag, dtype=np.float64) for bag in bags]
+        if not arrays:
+            raise InputError("from_bags got no bags; pass a non-empty list of 2-D arrays.")
+        for i, bag in enumerate(arrays):
+            if bag.ndim != 2:
+                raise InputError(
+                    f"bag {i} has {bag.ndim} dimension(s); each bag must be a 2-D array "
+                    "(instances x features), e.g. bag.reshape(-1, n_features)."
+                )
+            if bag.shape[1] != arrays[0].shape[1]:
+                raise InputError(
+                    f"bag {i} has {bag.shape[1]} features but bag 0 has {arrays[0].shape[1]}; "
+                    "every instance needs the same number of features."
+                )
+        sizes = np.array([len(bag) for bag in arrays], dtype=np.int64)
+        offsets = np.concatenate([[0], np.cumsum(sizes)])
+        _check_no_empty_bag(offsets)
+        return cls(np.vstack(arrays), offsets, labels, name=name)
+
+    # -- shape -------------------------------------------------------------------------------
+    def __len__(self) -> int:
+        return len(self.offsets) - 1
+
+    @property
+    def n_features(self) -> int:
+        return self.instances.shape[1]
+
+    @property
+    def n_instances(self) -> int:
+        return self.instances.shape[0]
+
+    @property
+    def bag_sizes(self) -> np.ndarray:
+        return np.diff(self.offsets)
+
+    @property
+    def instance_bag_index(self) -> np.ndarray:
+        """The bag number of every instance row."""
+        return np.repeat(np.arange(len(self)), self.bag_sizes)
+
+    # -- access ------------------------------------------------------------------------------
+    def bag(self, i: int) -> np.ndarray:
+        """The instances of bag ``i`` (a view, rows = instances)."""
+        i = range(len(self))[i]  # normalises negative i and raises IndexError when out of range
+        return self.instances[self.offsets[i] : self.offsets[i + 1]]
+
+    def __iter__(self) -> Iterator[np.ndarray]:
+        return (self.bag(i) for i in range(len(self)))
+
+    def __getitem__(self, index):
+        """An int gives that bag's instance matrix; a slice, int array or bool mask of bags
+        gives a new BagDataset of those bags, in that order."""
+        if isinstance(index, (int, np.integer)):
+            return self.bag(int(index))
+        selected = np.arange(len(self))[index]
+        if selected.ndim != 1:
+            raise InputError("index a BagDataset with an int, a slice, a 1-D int array or a mask.")
+        starts, stops = self.offsets[selected], self.offsets[selected + 1]
+        rows = _concatenated_ranges(starts, stops)
+        offsets = np.concatenate([[0], np.cumsum(stops - starts)])
+        return BagDataset(
+            self.instances[rows], offsets, self.labels[selected], self.bag_ids[selected], self.name
+        )
+
+    def with_instances(self, instances) -> BagDataset:
+        """The same bags and labels with new instance rows (e.g. scaled features)."""
+        instances = _as_instance_matrix(instances)
+        if len(instances) != self.n_instances:
+            raise InputError(
+                f"with_instances got {len(instances)} rows for {self.n_instances} instances; "
+                "transform the rows, do not add or drop any."
+            )
+        return BagDataset(instances, self.offsets, self.labels, self.bag_ids, self.name)
+
+    def map_instances(self, transform: Callable[[np.ndarray], np.ndarray]) -> BagDataset:
+        """Apply ``transform`` to the instance matrix (e.g. a fitted scaler's transform)."""
+        return self.with_instances(transform(self.instances))
+
+    def __repr__(self) -> str:
+        classes, counts = np.unique(self.labels, return_counts=True)
+        label_text = ", ".join(f"{c}:{n}" for c, n in zip(classes.tolist(), counts.tolist()))
+        return (
+            f"BagDataset({self.name or 'unnamed'}: {len(self)} bags, {self.n_instances} "
+            f"instances, {self.n_features} features, labels {{{label_text}}})"
+        )
+
+
+def _concatenated_ranges(starts: np.ndarray, stops: np.ndarray) -> np.ndarray:
+    """np.concatenate([np.arange(a, b) for a, b in zip(starts, stops)]) without the loop."""
+    lengths = stops - starts
+    if lengths.sum() == 0:
+        return np.zeros(0, dtype=np.int64)
+    shifts = np.repeat(starts - np.concatenate([[0], np.cumsum(lengths)[:-1]]), lengths)
+    return np.arange(lengths.sum()) + shifts
+
+
+def _as_instance_matrix(instances) -> np.ndarray:
+    matrix = np.ascontiguousarray(instances, dtype=np.float64)
+    if matrix.ndim != 2:
+        raise InputError(
+            f"instances must be a 2-D array (instances x features), got {matrix.ndim}-D."
+        )
+    if not np.isfinite(matrix).all():
+        rows = np.unique(np.nonzero(~np.isfinite(matrix))[0])
+        raise InputError(
+            f"instances contain NaN or infinity (rows {rows[:5].tolist()}"
+            f"{'...' if len(rows) > 5 else ''}); impute or drop those values first."
+        )
+    return matrix
+
+
+def _as_offsets(offsets, n_instances: int) -> np.ndarray:
+    offsets = np.asarray(offsets)
+    if offsets.ndim != 1 or len(offsets) < 2 or not np.issubdtype(offsets.dtype, np.integer):
+        raise InputError(
+            "offsets must be a 1-D integer array of length n_bags + 1 (at least one bag)."
+        )
+    offsets = offsets.astype(np.int64)
+    if offsets[0] != 0 or offsets[-1] != n_instances:
+        raise InputError(
+            f"offsets must start at 0 and end at n_instances={n_instances}; "
+            f"got {offsets[0]} ... {offsets[-1]}."
+        )
+    _check_no_empty_bag(offsets)
+    return offsets
+
+
+def _check_no_empty_bag(offsets: np.ndarray) -> None:
+    sizes = np.diff(offsets)
+    if (sizes <= 0).any():
+        empty = np.nonzero(sizes <= 0)[0]
+        raise InputError(
+            f"bag(s) {empty[:5].tolist()} are empty; every bag needs at least one instance "
+            "(drop empty bags before building the dataset)."
+        )
+
+
+def _as_labels(labels, n_bags: int) -> np.ndarray:
+    if labels is None:
+        return np.full(n_bags, -1, dtype=np.int64)
+    raw = np.asarray(labels)
+    if raw.shape != (n_bags,):
+        raise InputError(f"labels has shape {raw.shape} but there are {n_bags} bags.")
+    as_int = raw.astype(np.int64)
+    if not np.array_equal(as_int, raw):
+        raise InputError("labels must be integers (e.g. 0/1); got non-integer values.")
+    return as_int

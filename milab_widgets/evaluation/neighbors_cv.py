@@ -1,0 +1,166 @@
+"""The seed-000 protocol for neighbour bag classifiers: nested cross-validation.
+
+Outer k-fold cross-validation (10 folds in the seed) estimates accuracy; inside each outer
+training fold, an inner k-fold cross-validation (5 folds) picks the number of references /
+neighbours K from ``k_grid`` and, for the integrated distance, the NCA bandwidth sigma from
+``sigma_grid`` (alpha is tuned by NCA + golden-section search on each training part, once
+per sigma, and shared by every K). Folds are stratified and shuffled with ``seed``.
+
+Everything works on precomputed bag-distance matrices over all bags: a fold only slices
+them, so no instance distance is computed twice.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Sequence
+
+import numpy as np
+import pandas as pd
+from sklearn.model_selection import StratifiedKFold
+from tqdm.auto import tqdm
+
+from milab_widgets.evaluation.cache import ResultCache
+from milab_widgets.mil.distances import METRIC_INPUTS
+from milab_widgets.mil.nca import tune_alpha_nca
+from milab_widgets.mil.neighbors import make_bag_classifier
+
+#: The seed's grids (seed 000, §2).
+K_GRID = (1, 3, 5, 7)
+SIGMA_GRID = (0.1, 0.2, 0.5, 1, 2, 5, 10, 20, 50, 100)
+
+MatrixSource = Callable[[np.ndarray], dict]
+
+
+def stratified_splits(y, n_folds: int, seed: int) -> list[tuple[np.ndarray, np.ndarray]]:
+    """Stratified, shuffled (train, test) index pairs."""
+    folds = StratifiedKFold(n_splits=n_folds, shuffle=True, random_state=seed)
+    return list(folds.split(np.zeros(len(y)), y))
+
+
+def subset(matrices: dict, rows, cols) -> dict:
+    """The (rows x cols) block of every matrix."""
+    index = np.ix_(rows, cols)
+    return {kind: matrix[index] for kind, matrix in matrices.items()}
+
+
+def grid_accuracies(
+    classifier: str,
+    metric: str,
+    matrices: dict,
+    y: np.ndarray,
+    splits: Sequence[tuple[np.ndarray, np.ndarray]],
+    k_grid: Sequence[int] = K_GRID,
+    sigma_grid: Sequence[float] = SIGMA_GRID,
+) -> pd.DataFrame:
+    """Accuracy of every (split, K, sigma) with alpha tuned on each split's training part.
+
+    Returns one row per split and parameter pair: split, k, sigma, alpha, accuracy.
+    ``sigma`` and ``alpha`` are NaN for metrics other than "integrated".
+    """
+    sigmas = sigma_grid if metric == "integrated" else (np.nan,)
+    needed = METRIC_INPUTS[metric]
+    rows = []
+    for split_number, (train, test) in enumerate(splits):
+        train_part = subset({k: matrices[k] for k in needed}, train, train)
+        test_part = subset({k: matrices[k] for k in needed}, test, train)
+        for sigma in sigmas:
+            alpha = _alpha_for(metric, train_part, y[train], sigma)
+            for k in k_grid:
+                if k > len(train):
+                    continue
+                model = make_bag_classifier(classifier, k, metric=metric, alpha=alpha)
+                model.fit(train_part, y[train])
+                accuracy = float((model.predict(test_part) == y[test]).mean())
+                rows.append((split_number, k, sigma, np.nan if alpha is None else alpha, accuracy))
+    return pd.DataFrame(rows, columns=["split", "k", "sigma", "alpha", "accuracy"])
+
+
+def _alpha_for(metric: str, train_part: dict, y_train: np.ndarray, sigma: float):
+    """NCA-tuned alpha for the integrated distance; None for every other metric."""
+    if metric != "integrated":
+        return None
+    alpha, _ = tune_alpha_nca(train_part["min"], train_part["max"], y_train, sigma)
+    return float(alpha)
+
+
+def select_parameters(scores: pd.DataFrame) -> dict:
+    """The (K, sigma) of highest mean accuracy; ties go to the smaller K, then smaller sigma."""
+    means = (
+        scores.groupby(["k", "sigma"], dropna=False)["accuracy"].mean().reset_index()
+        .sort_values(["k", "sigma"], kind="stable")
+    )
+    best = means.iloc[int(np.argmax(means["accuracy"].to_numpy()))]
+    return {"k": int(best["k"]), "sigma": float(best["sigma"]), "inner_accuracy": float(best["accuracy"])}
+
+
+def nested_cv(
+    classifier: str,
+    metric: str,
+    matrix_source: MatrixSource,
+    y,
+    *,
+    outer_folds: int = 10,
+    inner_folds: int = 5,
+    k_grid: Sequence[int] = K_GRID,
+    sigma_grid: Sequence[float] = SIGMA_GRID,
+    seed: int = 0,
+    cache: ResultCache | None = None,
+    cache_parts: dict | None = None,
+    progress: bool = False,
+) -> pd.DataFrame:
+    """Outer-fold accuracies of one method under the seed's nested cross-validation.
+
+    Parameters
+    ----------
+    classifier : {"citation-knn", "knn"}
+    metric : {"min", "max", "average", "adapted", "integrated"}
+    matrix_source : callable
+        ``matrix_source(outer_train_indices)`` -> dict kind -> (n_bags, n_bags) matrix over
+        ALL bags. It receives the outer training indices so that a feature scaling fitted on
+        them (never on the test fold) can be applied before computing distances.
+    y : (n_bags,) 0/1 labels.
+    cache, cache_parts
+        Each outer fold's record is cached under ``cache_parts`` plus this call's settings,
+        so a rerun after an interruption recomputes only unfinished folds.
+
+    Returns
+    -------
+    DataFrame, one row per outer fold: fold, k, sigma, alpha, inner_accuracy, accuracy,
+    n_test, seconds.
+    """
+    y = np.asarray(y)
+    cache = cache or ResultCache(None)
+    settings = dict(
+        classifier=classifier, metric=metric, outer_folds=outer_folds, inner_folds=inner_folds,
+        k_grid=list(k_grid), sigma_grid=list(sigma_grid), seed=seed, **(cache_parts or {}),
+    )
+    splits = stratified_splits(y, outer_folds, seed)
+    records = []
+    for fold, (train, test) in enumerate(
+        tqdm(splits, desc=f"{classifier}+{metric}", disable=not progress, leave=False)
+    ):
+        def compute(train=train, test=test) -> dict:
+            return _outer_fold(classifier, metric, matrix_source(train), y, train, test,
+                               inner_folds, k_grid, sigma_grid, seed)
+
+        records.append({"fold": fold, **cache.get_or_compute({**settings, "fold": fold}, compute)})
+    return pd.DataFrame.from_records(records)
+
+
+def _outer_fold(classifier, metric, matrices, y, train, test, inner_folds, k_grid, sigma_grid,
+                seed) -> dict:
+    started = time.perf_counter()
+    inner = [(train[a], train[b]) for a, b in stratified_splits(y[train], inner_folds, seed)]
+    best = select_parameters(grid_accuracies(classifier, metric, matrices, y, inner, k_grid, sigma_grid))
+    final = grid_accuracies(classifier, metric, matrices, y, [(train, test)], [best["k"]],
+                            [best["sigma"]])
+    return {
+        "k": best["k"],
+        "sigma": best["sigma"],
+        "alpha": float(final["alpha"].iloc[0]),
+        "inner_accuracy": best["inner_accuracy"],
+        "accuracy": float(final["accuracy"].iloc[0]),
+        "n_test": int(len(test)),
+        "seconds": time.perf_counter() - started,
+    }

@@ -1,0 +1,280 @@
+"""Nearest-neighbour multi-instance classifiers over Hausdorff bag distances.
+
+Both accept training/query bags as a :class:`BagDataset` (distances computed here), as a
+mapping of precomputed matrices ``{"min": D, "max": D, ...}`` (rows = query bags, columns =
+training bags; what cross-validation passes), or, with ``metric="precomputed"``, as one
+distance matrix of any kind.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+import numpy as np
+from sklearn.base import BaseEstimator, ClassifierMixin
+from sklearn.preprocessing import StandardScaler
+from sklearn.utils.validation import check_is_fitted
+
+from milab_widgets.data.bags import BagDataset
+from milab_widgets.exceptions import InputError
+from milab_widgets.mil.distances import (
+    METRIC_INPUTS,
+    adapted_distance,
+    bag_distances,
+    integrated_distance,
+)
+from milab_widgets.mil.nca import tune_alpha_nca
+from milab_widgets.mil.validation import (
+    check_bags,
+    check_binary_labels,
+    check_choice,
+    check_distance_matrix,
+    check_positive_float,
+    check_positive_int,
+    check_precomputed,
+    check_same_features,
+)
+
+METRICS = (*METRIC_INPUTS, "precomputed")
+SCALINGS = ("none", "standard")
+
+
+class _BagNeighborsClassifier(ClassifierMixin, BaseEstimator):
+    """Shared fitting, distance and voting machinery; subclasses define the neighbourhood."""
+
+    def _check_params(self) -> None:
+        check_choice(self.metric, METRICS, "metric")
+        check_choice(self.scale, SCALINGS, "scale")
+        if self.metric == "integrated":
+            if self.alpha is None:
+                check_positive_float(self.sigma, "sigma")
+            elif not 0.0 <= float(self.alpha) <= 1.0:
+                raise InputError(f"alpha must lie in [0, 1] or be None (NCA), got {self.alpha!r}.")
+
+    def fit(self, X, y):
+        """Store the training bags and their distances; tune alpha for "integrated"."""
+        self._check_params()
+        n_train = self._n_bags(X, y)
+        self.y_ = check_binary_labels(y, n_train)
+        self.classes_ = np.array([0, 1])
+        self.n_train_ = n_train
+        matrices = self._training_matrices(X)
+        if self.metric == "integrated":
+            self.alpha_ = self._tuned_alpha(matrices)
+        self.train_distances_ = self._combine(matrices, rows_are_training=True)
+        self._fit_neighborhood()
+        return self
+
+    def decision_function(self, X) -> np.ndarray:
+        """Positive minus negative votes per query bag (> 0 means positive)."""
+        return self._votes(self.query_distances(X))
+
+    def predict(self, X) -> np.ndarray:
+        """0/1 label per query bag; a tie of votes predicts negative (Wang & Zucker 2000)."""
+        return (self.decision_function(X) > 0).astype(np.int64)
+
+    def query_distances(self, X) -> np.ndarray:
+        """The (n_query, n_train) matrix of this classifier's metric."""
+        check_is_fitted(self, "train_distances_")
+        return self._combine(self._query_matrices(X), rows_are_training=False)
+
+    def reference_indices(self, X) -> np.ndarray:
+        """Indices of each query bag's nearest training bags (ties: lower index first)."""
+        return _nearest(self.query_distances(X), self._n_references())
+
+    # -- distances -----------------------------------------------------------------------------
+    def _n_bags(self, X, y) -> int:
+        if isinstance(X, BagDataset):
+            return len(X)
+        return len(np.asarray(y))
+
+    def _training_matrices(self, X):
+        if self.metric == "precomputed":
+            return check_distance_matrix(X, self.n_train_, self.n_train_, "the distance matrix")
+        if isinstance(X, Mapping):
+            self.train_bags_ = None
+            return check_precomputed(X, METRIC_INPUTS[self.metric], self.n_train_, self.n_train_)
+        bags = check_bags(X, "X")
+        self.scaler_ = StandardScaler().fit(bags.instances) if self.scale == "standard" else None
+        self.train_bags_ = self._scaled(bags)
+        return bag_distances(self.train_bags_, kinds=self._base_kinds())
+
+    def _query_matrices(self, X):
+        if self.metric == "precomputed":
+            return check_distance_matrix(X, None, self.n_train_, "the query distance matrix")
+        if isinstance(X, Mapping):
+            return check_precomputed(X, METRIC_INPUTS[self.metric], None, self.n_train_)
+        bags = check_bags(X, "X")
+        if self.train_bags_ is None:
+            raise InputError(
+                "this classifier was fitted on precomputed distances; pass query distances "
+                "(a mapping of query x train matrices), not bags."
+            )
+        check_same_features(self.train_bags_, bags)
+        return bag_distances(self._scaled(bags), self.train_bags_, kinds=self._base_kinds())
+
+    def _base_kinds(self) -> tuple:
+        return tuple(dict.fromkeys(METRIC_INPUTS[self.metric]))
+
+    def _scaled(self, bags: BagDataset) -> BagDataset:
+        return bags if self.scaler_ is None else bags.map_instances(self.scaler_.transform)
+
+    def _tuned_alpha(self, matrices) -> float:
+        if self.alpha is not None:
+            return float(self.alpha)
+        alpha, self.nca_objective_ = tune_alpha_nca(
+            matrices["min"], matrices["max"], self.y_, self.sigma
+        )
+        return alpha
+
+    def _combine(self, matrices, rows_are_training: bool) -> np.ndarray:
+        """This metric's matrix from the base matrices."""
+        if self.metric == "precomputed":
+            return matrices
+        if self.metric == "integrated":
+            return integrated_distance(matrices["min"], matrices["max"], self.alpha_)
+        if self.metric == "adapted":
+            adapted = adapted_distance(matrices["min"], matrices["max"], self.y_)
+            # Training rows rank their own neighbours: their own label picks the distance.
+            return adapted.T if rows_are_training else adapted
+        return matrices[self.metric]
+
+    def _fit_neighborhood(self) -> None:
+        if self._n_references() > self.n_train_:
+            raise InputError(
+                f"{self._n_references()} neighbours requested but only {self.n_train_} "
+                "training bags; lower the number of references / neighbours."
+            )
+
+
+class BagKNN(_BagNeighborsClassifier):
+    """k-nearest-neighbour bag classifier: majority vote of the K nearest training bags.
+
+    Parameters
+    ----------
+    n_neighbors : int
+        K; ties of votes (even K) predict negative.
+    metric : {"min", "max", "average", "adapted", "integrated", "precomputed"}
+        Bag distance (see :mod:`milab_widgets.mil.distances`).
+    sigma : float
+        NCA bandwidth used to tune alpha when ``metric="integrated"`` and ``alpha`` is None.
+    alpha : float or None
+        Weight of d_minH in d_intH; None tunes it by NCA + golden-section search.
+    scale : {"none", "standard"}
+        "standard" standardises features with the training instances' mean and std.
+
+    Attributes
+    ----------
+    alpha_ : float (integrated only); y_ : training labels; train_distances_ : (n, n).
+
+    Examples
+    --------
+    >>> from milab_widgets.data import BagDataset
+    >>> bags = BagDataset.from_bags([[[0.0]], [[0.2]], [[5.0]], [[5.3]]], labels=[0, 0, 1, 1])
+    >>> BagKNN(n_neighbors=1).fit(bags, bags.labels).predict(bags).tolist()
+    [0, 0, 1, 1]
+    """
+
+    def __init__(self, n_neighbors=3, metric="min", sigma=1.0, alpha=None, scale="none"):
+        self.n_neighbors = n_neighbors
+        self.metric = metric
+        self.sigma = sigma
+        self.alpha = alpha
+        self.scale = scale
+
+    def _n_references(self) -> int:
+        return check_positive_int(self.n_neighbors, "n_neighbors")
+
+    def _votes(self, distances: np.ndarray) -> np.ndarray:
+        neighbours = _nearest(distances, self._n_references())
+        positives = self.y_[neighbours].sum(axis=1)
+        return 2 * positives - neighbours.shape[1]
+
+
+class CitationKNN(_BagNeighborsClassifier):
+    """Citation-KNN (Wang & Zucker, ICML 2000): votes of references and citers.
+
+    For a query bag q, the references are its R nearest training bags; the citers are the
+    training bags t that rank q among their C nearest neighbours, ranking q against the other
+    training bags: t cites q iff fewer than C training bags t' != t are strictly closer to t
+    than q is (q wins ties), i.e. d(q, t) <= the C-th smallest d(t, t'). q is positive iff
+    the positive references and citers outnumber the negative ones (a tie is negative).
+    The seed sets C = R + 2, the default when ``citers=None``.
+
+    Parameters
+    ----------
+    references : int
+        R.
+    citers : int or None
+        C; None means references + 2.
+    metric, sigma, alpha, scale
+        As in :class:`BagKNN`.
+
+    Examples
+    --------
+    >>> from milab_widgets.data import BagDataset
+    >>> bags = BagDataset.from_bags([[[0.0]], [[0.2]], [[5.0]], [[5.3]]], labels=[0, 0, 1, 1])
+    >>> query = BagDataset.from_bags([[[0.1], [9.0]], [[5.1]]])
+    >>> CitationKNN(references=1, citers=1).fit(bags, bags.labels).predict(query).tolist()
+    [0, 1]
+    """
+
+    def __init__(
+        self, references=2, citers=None, metric="min", sigma=1.0, alpha=None, scale="none"
+    ):
+        self.references = references
+        self.citers = citers
+        self.metric = metric
+        self.sigma = sigma
+        self.alpha = alpha
+        self.scale = scale
+
+    def _n_references(self) -> int:
+        return check_positive_int(self.references, "references")
+
+    def _n_citers(self) -> int:
+        if self.citers is None:
+            return self._n_references() + 2
+        return check_positive_int(self.citers, "citers")
+
+    def _fit_neighborhood(self) -> None:
+        super()._fit_neighborhood()
+        others = self.train_distances_.copy()
+        np.fill_diagonal(others, np.inf)
+        n_citers = self._n_citers()
+        if n_citers >= self.n_train_:
+            self.citation_radius_ = np.full(self.n_train_, np.inf)
+        else:
+            self.citation_radius_ = np.partition(others, n_citers - 1, axis=1)[:, n_citers - 1]
+
+    def citer_mask(self, X) -> np.ndarray:
+        """(n_query, n_train) booleans: training bag t cites query bag q."""
+        return self._citers(self.query_distances(X))
+
+    def _citers(self, distances: np.ndarray) -> np.ndarray:
+        return distances <= self.citation_radius_[np.newaxis, :]
+
+    def _votes(self, distances: np.ndarray) -> np.ndarray:
+        references = _nearest(distances, self._n_references())
+        positive_refs = self.y_[references].sum(axis=1)
+        citers = self._citers(distances)
+        positive_citers = citers @ self.y_
+        n_votes = references.shape[1] + citers.sum(axis=1)
+        return 2 * (positive_refs + positive_citers) - n_votes
+
+
+def _nearest(distances: np.ndarray, k: int) -> np.ndarray:
+    """Column indices of the k smallest entries of each row; ties broken by lower index."""
+    return np.argsort(distances, axis=1, kind="stable")[:, :k]
+
+
+#: Classifier names used by experiments and panels, mapped to their classes.
+CLASSIFIERS = {"citation-knn": CitationKNN, "knn": BagKNN}
+
+
+def make_bag_classifier(name: str, k: int, **params) -> _BagNeighborsClassifier:
+    """``CitationKNN(references=k)`` (citers = k + 2, the seed's rule) or ``BagKNN(n_neighbors=k)``."""
+    check_choice(name, CLASSIFIERS, "classifier")
+    if name == "citation-knn":
+        return CitationKNN(references=k, **params)
+    return BagKNN(n_neighbors=k, **params)

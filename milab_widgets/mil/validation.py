@@ -1,0 +1,101 @@
+"""Input checks shared by the multi-instance estimators: each error names the fix."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+import numpy as np
+
+from milab_widgets.data.bags import BagDataset
+from milab_widgets.exceptions import InputError
+
+
+def check_bags(bags, name: str = "bags") -> BagDataset:
+    """Return ``bags`` if it is a BagDataset, else a clear InputError."""
+    if isinstance(bags, BagDataset):
+        return bags
+    raise InputError(
+        f"{name} must be a BagDataset, got {type(bags).__name__}; build one with "
+        "BagDataset.from_bags(list_of_2d_arrays, labels) or load_dataset(name)."
+    )
+
+
+def check_same_features(train: BagDataset, query: BagDataset) -> None:
+    if train.n_features != query.n_features:
+        raise InputError(
+            f"query bags have {query.n_features} features but the training bags have "
+            f"{train.n_features}; use instances described by the same features."
+        )
+
+
+def check_binary_labels(y, n_bags: int) -> np.ndarray:
+    """Bag labels as an int array of 0/1 holding both classes."""
+    labels = np.asarray(y)
+    if labels.shape != (n_bags,):
+        raise InputError(f"y has shape {labels.shape}; pass one label per bag ({n_bags}).")
+    values = set(np.unique(labels).tolist())
+    if not values <= {0, 1}:
+        raise InputError(
+            f"y must hold bag labels 0 (negative) and 1 (positive); got values {sorted(values)}."
+        )
+    if len(values) < 2:
+        raise InputError(
+            f"y holds only class {values.pop()}; a classifier needs positive and negative "
+            "training bags (check the split or the labels)."
+        )
+    return labels.astype(np.int64)
+
+
+def check_distance_matrix(matrix, n_rows: int | None, n_cols: int, what: str) -> np.ndarray:
+    """A finite, non-negative float matrix of the expected shape."""
+    matrix = np.asarray(matrix, dtype=np.float64)
+    expected = (n_rows if n_rows is not None else matrix.shape[0], n_cols)
+    if matrix.ndim != 2 or matrix.shape != expected:
+        raise InputError(
+            f"{what} has shape {matrix.shape}; expected {expected} "
+            "(rows = query bags, columns = training bags)."
+        )
+    if not np.isfinite(matrix).all() or (matrix < 0).any():
+        raise InputError(f"{what} must hold finite, non-negative distances.")
+    return matrix
+
+
+def check_precomputed(distances, kinds, n_rows: int | None, n_cols: int) -> dict:
+    """A mapping kind -> distance matrix holding every kind in ``kinds``."""
+    if not isinstance(distances, Mapping):
+        raise InputError(
+            "precomputed distances must be a mapping like {'min': D_min, 'max': D_max}, "
+            f"got {type(distances).__name__}."
+        )
+    missing = [kind for kind in kinds if kind not in distances]
+    if missing:
+        raise InputError(
+            f"precomputed distances lack {missing}; this metric needs {list(kinds)} "
+            "(compute them with bag_distances(...))."
+        )
+    return {
+        kind: check_distance_matrix(distances[kind], n_rows, n_cols, f"the '{kind}' matrix")
+        for kind in kinds
+    }
+
+
+def check_choice(value, choices, name: str):
+    if value not in choices:
+        raise InputError(f"{name}={value!r} is not one of {list(choices)}.")
+    return value
+
+
+def check_positive_int(value, name: str) -> int:
+    if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < 1:
+        raise InputError(f"{name} must be a positive integer, got {value!r}.")
+    return int(value)
+
+
+def check_positive_float(value, name: str) -> float:
+    try:
+        number = float(value)
+    except (TypeError, ValueError):
+        raise InputError(f"{name} must be a positive number, got {value!r}.") from None
+    if not np.isfinite(number) or number <= 0:
+        raise InputError(f"{name} must be a positive, finite number, got {value!r}.")
+    return number
