@@ -1,0 +1,1 @@
+"""One module per paper: run(...) -> tidy DataFrames; no plotting, no widgets."""
