@@ -1,0 +1,79 @@
+import numpy as np
+import pytest
+
+from milab_widgets.evaluation.fixed_params import fold_accuracies, held_out_bag
+from milab_widgets.evaluation.neighbors_cv import grid_accuracies, stratified_splits
+from milab_widgets.exceptions import InputError
+from milab_widgets.mil import BagKNN, CitationKNN, bag_distances
+from tests.mil.conftest import random_bags
+
+
+@pytest.fixture(scope="module")
+def problem():
+    bags = random_bags(5, n_bags=30, shift=0.0)
+    instances = bags.instances.copy()
+    for i in np.nonzero(bags.labels == 1)[0]:
+        instances[bags.offsets[i]] += 20.0
+    return bag_distances(bags.with_instances(instances)), bags.labels
+
+
+def test_fold_accuracies_equal_a_hand_loop(problem):
+    matrices, y = problem
+    splits = stratified_splits(y, 3, seed=2)
+    estimator = CitationKNN(references=3, citers=4, metric="integrated", alpha=0.3)
+
+    expected = []
+    for train, test in splits:
+        model = CitationKNN(references=3, citers=4, metric="integrated", alpha=0.3)
+        model.fit({k: matrices[k][np.ix_(train, train)] for k in ("min", "max")}, y[train])
+        predicted = model.predict({k: matrices[k][np.ix_(test, train)] for k in ("min", "max")})
+        expected.append(np.mean(predicted == y[test]))
+
+    scores = fold_accuracies(estimator, matrices, y, splits)
+    assert scores == pytest.approx(expected)
+    assert not hasattr(estimator, "y_")  # the template stays unfitted
+
+
+def test_nca_tuned_alpha_matches_the_experiment_grid(problem):
+    """alpha=None lets each fold tune alpha, exactly as grid_accuracies does for one (K, sigma)."""
+    matrices, y = problem
+    splits = stratified_splits(y, 4, seed=0)
+    estimator = CitationKNN(references=2, metric="integrated", sigma=5.0, alpha=None)
+    grid = grid_accuracies("citation-knn", "integrated", matrices, y, splits, [2], [5.0])
+    assert fold_accuracies(estimator, matrices, y, splits) == pytest.approx(grid["accuracy"])
+
+
+def test_held_out_bag_lists_references_and_citers_of_a_model_fitted_on_the_others(problem):
+    matrices, y = problem
+    bag = 7
+    others = np.delete(np.arange(len(y)), bag)
+    result = held_out_bag(CitationKNN(references=2, citers=3, metric="min"), matrices, y, bag)
+
+    distances = matrices["min"][bag, others]
+    references = set(others[np.argsort(distances, kind="stable")[:2]])
+    within = matrices["min"][np.ix_(others, others)] + np.diag(np.full(len(others), np.inf))
+    radius = np.sort(within, axis=1)[:, 2]
+    citers = set(others[matrices["min"][others, bag] <= radius])
+    table = result.neighbours
+    assert set(table.loc[table.role.str.contains("reference"), "bag"]) == references
+    assert set(table.loc[table.role.str.contains("citer"), "bag"]) == citers
+    assert table["distance"].to_numpy() == pytest.approx(matrices["min"][bag, table["bag"]])
+    assert np.all(np.diff(table["distance"]) >= 0)
+    assert table["label"].tolist() == y[table["bag"]].tolist()
+    votes = y[list(references)].tolist() + y[list(citers)].tolist()
+    assert result.prediction == int(sum(votes) > len(votes) / 2)
+    assert result.correct == (result.prediction == y[bag])
+
+
+def test_held_out_bag_with_knn_has_only_references(problem):
+    matrices, y = problem
+    result = held_out_bag(BagKNN(n_neighbors=3, metric="max"), matrices, y, 0)
+    assert result.neighbours["role"].tolist() == ["reference"] * 3
+    model = BagKNN(n_neighbors=3, metric="max").fit({"max": matrices["max"][1:, 1:]}, y[1:])
+    assert result.prediction == model.predict({"max": matrices["max"][:1, 1:]})[0]
+
+
+def test_held_out_bag_rejects_a_bag_outside_the_dataset(problem):
+    matrices, y = problem
+    with pytest.raises(InputError, match="choose one in 0..29"):
+        held_out_bag(BagKNN(n_neighbors=1), matrices, y, 30)

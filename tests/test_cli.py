@@ -1,0 +1,71 @@
+"""The `milab` command: datasets, fetch, and registering subcommands."""
+
+import pytest
+
+from milab_widgets import cli
+from milab_widgets.data.registry import REGISTRY
+
+
+def test_datasets_on_a_fresh_install_shows_fox_missing_with_the_fix(empty_data_home, capsys):
+    assert cli.main(["datasets"]) == 0
+    out = capsys.readouterr().out
+    assert f"Data home: {empty_data_home} ($MILAB_DATA_HOME)" in out
+    rows = {line.split()[0]: line.split() for line in out.splitlines()[2:8]}
+    assert rows["musk1"][2:] == ["92", "476", "166", "47", "45", "True", "package"]
+    assert rows["fox"][-2:] == ["False", "missing"]
+    assert "fox: Dataset 'fox' is not available" in out
+    assert ("Fix: run `milab fetch fox`, or set MILAB_DATA_HOME to a folder holding "
+            "mil/fte.zip") in out
+
+
+def test_fetch_reports_each_dataset_and_fails_only_the_broken_one(
+    empty_data_home, http_server, register_tiny_dataset, capsys
+):
+    register_tiny_dataset("tiny")
+    register_tiny_dataset("broken", served=None)
+    register_tiny_dataset("tiny2")
+    assert cli.main(["fetch", "tiny", "broken", "tiny2", "--url", http_server.url]) == 1
+    captured = capsys.readouterr()
+    assert "tiny: mil/tiny.csv downloaded from" in captured.out
+    assert "tiny2: mil/tiny2.csv downloaded from" in captured.out
+    assert "broken: FAILED: Could not download mil/broken.csv" in captured.err
+    assert "HTTP 404" in captured.err and "Failed: broken" in captured.err
+    assert (empty_data_home / "mil" / "tiny2.csv").is_file()
+    assert not (empty_data_home / "mil" / "broken.csv").exists()
+
+
+def test_fetch_all_and_idempotence(empty_data_home, http_server, register_tiny_dataset,
+                                   monkeypatch, capsys):
+    for name in list(REGISTRY):  # --all must touch only the local test dataset
+        monkeypatch.delitem(REGISTRY, name)
+    register_tiny_dataset("tiny")
+    assert cli.main(["fetch", "--all", "--url", http_server.url]) == 0
+    assert cli.main(["fetch", "tiny", "--url", http_server.url]) == 0
+    out = capsys.readouterr().out
+    assert "tiny: mil/tiny.csv downloaded" in out and "tiny: mil/tiny.csv already present" in out
+    assert http_server.requests == ["/mil/tiny.csv"]
+
+
+def test_fetch_unknown_name_fails_with_a_suggestion(empty_data_home, capsys):
+    assert cli.main(["fetch", "tigre"]) == 1
+    err = capsys.readouterr().err
+    assert "tigre: FAILED: Unknown dataset 'tigre'. Did you mean 'tiger'?" in err
+
+
+@pytest.mark.parametrize("argv", [["fetch"], ["fetch", "musk1", "--all"], ["nope"], []])
+def test_usage_errors_exit_with_2(argv, capsys):
+    assert cli.main(argv) == 2
+    assert capsys.readouterr().err
+
+
+def test_a_new_subcommand_is_one_decorated_function(monkeypatch, capsys):
+    monkeypatch.setattr(cli, "SUBCOMMANDS", dict(cli.SUBCOMMANDS))
+
+    @cli.subcommand("echo", "Print a word.", cli.argument("word"))
+    def _echo(args):
+        print(args.word.upper())
+        return 3
+
+    assert cli.main(["echo", "hello"]) == 3
+    assert capsys.readouterr().out == "HELLO\n"
+    assert cli.SUBCOMMANDS["echo"].run is _echo and {"datasets", "fetch"} <= set(cli.SUBCOMMANDS)
