@@ -17,10 +17,11 @@ from collections.abc import Callable, Sequence
 
 import numpy as np
 import pandas as pd
-from sklearn.model_selection import StratifiedKFold
 from tqdm.auto import tqdm
 
 from milab_widgets.evaluation.cache import ResultCache
+from milab_widgets.evaluation.fixed_params import fold_accuracies
+from milab_widgets.evaluation.splits import stratified_splits, subset
 from milab_widgets.mil.distances import METRIC_INPUTS
 from milab_widgets.mil.nca import tune_alpha_nca
 from milab_widgets.mil.neighbors import make_bag_classifier
@@ -30,18 +31,6 @@ K_GRID = (1, 3, 5, 7)
 SIGMA_GRID = (0.1, 0.2, 0.5, 1, 2, 5, 10, 20, 50, 100)
 
 MatrixSource = Callable[[np.ndarray], dict]
-
-
-def stratified_splits(y, n_folds: int, seed: int) -> list[tuple[np.ndarray, np.ndarray]]:
-    """Stratified, shuffled (train, test) index pairs."""
-    folds = StratifiedKFold(n_splits=n_folds, shuffle=True, random_state=seed)
-    return list(folds.split(np.zeros(len(y)), y))
-
-
-def subset(matrices: dict, rows, cols) -> dict:
-    """The (rows x cols) block of every matrix."""
-    index = np.ix_(rows, cols)
-    return {kind: matrix[index] for kind, matrix in matrices.items()}
 
 
 def grid_accuracies(
@@ -62,16 +51,15 @@ def grid_accuracies(
     needed = METRIC_INPUTS[metric]
     rows = []
     for split_number, (train, test) in enumerate(splits):
-        train_part = subset({k: matrices[k] for k in needed}, train, train)
-        test_part = subset({k: matrices[k] for k in needed}, test, train)
+        base = {kind: matrices[kind] for kind in needed}
+        train_part = subset(base, train, train)
         for sigma in sigmas:
             alpha = _alpha_for(metric, train_part, y[train], sigma)
             for k in k_grid:
                 if k > len(train):
                     continue
                 model = make_bag_classifier(classifier, k, metric=metric, alpha=alpha)
-                model.fit(train_part, y[train])
-                accuracy = float((model.predict(test_part) == y[test]).mean())
+                [accuracy] = fold_accuracies(model, base, y, [(train, test)])
                 rows.append((split_number, k, sigma, np.nan if alpha is None else alpha, accuracy))
     return pd.DataFrame(rows, columns=["split", "k", "sigma", "alpha", "accuracy"])
 

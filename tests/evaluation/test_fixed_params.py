@@ -2,7 +2,8 @@ import numpy as np
 import pytest
 
 from milab_widgets.evaluation.fixed_params import fold_accuracies, held_out_bag
-from milab_widgets.evaluation.neighbors_cv import grid_accuracies, stratified_splits
+from milab_widgets.evaluation.neighbors_cv import grid_accuracies
+from milab_widgets.evaluation.splits import stratified_splits
 from milab_widgets.exceptions import InputError
 from milab_widgets.mil import BagKNN, CitationKNN, bag_distances
 from tests.mil.conftest import random_bags

@@ -7,9 +7,8 @@ from milab_widgets.evaluation.neighbors_cv import (
     grid_accuracies,
     nested_cv,
     select_parameters,
-    stratified_splits,
-    subset,
 )
+from milab_widgets.evaluation.splits import stratified_splits, subset
 from milab_widgets.mil import CitationKNN, bag_distances, tune_alpha_nca
 from tests.mil.conftest import random_bags
 

@@ -1,0 +1,166 @@
+"""Charts for the integrated-Hausdorff paper (seed 000): the NCA objective and bag distances.
+
+Pure builders: arrays in, an Altair chart out, nothing displayed and no global state changed.
+"""
+
+from __future__ import annotations
+
+import altair as alt
+import numpy as np
+import pandas as pd
+
+from milab_widgets.charts.theme import PALETTE
+from milab_widgets.exceptions import InputError
+
+__all__ = ["nca_curve_chart", "distance_heatmap_chart"]
+
+
+def nca_curve_chart(
+    alphas, values, chosen_alpha: float, chosen_value: float, sigma: float,
+    *, chosen_label: str = "chosen α",
+) -> alt.LayerChart:
+    """The NCA objective f(alpha) as a line, the chosen alpha as a marked point and a rule.
+
+    f(alpha) = sum_i sum_{j: y_j = y_i} p_ij is the expected number of bags a stochastic
+    leave-one-out neighbour classifies correctly under d_intH = alpha d_minH + (1 - alpha)
+    d_maxH (seed 000, eqs. 6-8); NCA + golden-section search picks its maximiser.
+
+    Parameters
+    ----------
+    alphas, values : 1-D arrays of equal length
+        The curve: f at each alpha.
+    chosen_alpha, chosen_value : float
+        The point to mark (the NCA-tuned alpha, or one set by hand) and f there.
+    sigma : float
+        The bandwidth the curve was computed with (shown in the title).
+    chosen_label : str
+        What the marked point is (e.g. "NCA-tuned α", "α by hand"): shown next to it,
+        in its tooltip and in the title.
+    """
+    alphas, values = _curve_arrays(alphas, values)
+    curve = pd.DataFrame({"alpha": alphas, "f": values})
+    chosen = pd.DataFrame({"alpha": [float(chosen_alpha)], "f": [float(chosen_value)],
+                           "what": [chosen_label]})
+    alpha_axis = alt.X("alpha:Q", title="α (weight of d_minH)", scale=alt.Scale(domain=[0, 1]))
+    f_axis = alt.Y("f:Q", title="f(α): expected correct leave-one-out bags",
+                   scale=alt.Scale(zero=False))
+    tooltip = [alt.Tooltip("alpha:Q", format=".3f"), alt.Tooltip("f:Q", format=".3f")]
+    line = alt.Chart(curve).mark_line().encode(x=alpha_axis, y=f_axis, tooltip=tooltip)
+    marker = alt.Chart(chosen)
+    rule = marker.mark_rule(color=PALETTE[3], strokeDash=[4, 3]).encode(x="alpha:Q")
+    point = marker.mark_point(color=PALETTE[3], size=120, filled=True).encode(
+        x="alpha:Q", y="f:Q", tooltip=["what:N", *tooltip]
+    )
+    text = marker.mark_text(align="left", dx=8, dy=-8, color=PALETTE[3]).encode(
+        x="alpha:Q", y="f:Q", text=alt.Text("what:N")
+    )
+    return alt.layer(line, rule, point, text).properties(
+        title=f"NCA objective f(α), σ = {sigma:g}; {chosen_label} = {float(chosen_alpha):.3f}"
+    )
+
+
+def distance_heatmap_chart(matrix, labels, title: str, max_bags: int = 120) -> alt.Chart:
+    """A bag x bag distance heatmap, bags ordered by label so class blocks show.
+
+    Negative bags come first, then positive ones (each in their original order); rules mark
+    the boundary between the blocks. With more than ``max_bags`` bags, an evenly spaced
+    subset of the label-ordered bags is drawn (class proportions kept) and the title says so.
+
+    The data holds one row per drawn bag with that bag's distances as a list, unpacked by a
+    Vega-Lite ``flatten`` transform in the browser: the chart carries ``max_bags`` rows, not
+    ``max_bags ** 2``, so it stays under Altair's row limit without touching global settings.
+
+    Parameters
+    ----------
+    matrix : (n, n) array
+        Bag distances, e.g. d_minH, d_maxH or d_intH (seed 000, eqs. 1-5).
+    labels : (n,) array of 0/1
+        Bag labels.
+    title : str
+        Chart title (the subset note is appended).
+    max_bags : int
+        Most bags drawn per axis.
+    """
+    matrix, labels = _heatmap_arrays(matrix, labels, max_bags)
+    shown = _label_ordered_subset(labels, max_bags)
+    n_shown, n_negative = len(shown), int((labels[shown] == 0).sum())
+    if n_shown < len(labels):
+        title = f"{title} ({n_shown} of {len(labels)} bags, evenly spaced)"
+    position = alt.Scale(domain=[0, n_shown], nice=False)
+    cells = (
+        alt.Chart(_heatmap_rows(matrix, labels, shown))
+        .transform_flatten(["distance", "col", "col_bag", "col_label"])
+        .transform_calculate(col_end="datum.col + 1", row_end="datum.row + 1")
+        .mark_rect()
+        .encode(
+            x=alt.X("col:Q", title=_blocks_title(n_negative, n_shown), scale=position),
+            x2="col_end:Q",
+            y=alt.Y("row:Q", title=None, scale=alt.Scale(domain=[0, n_shown], nice=False,
+                                                          reverse=True)),
+            y2="row_end:Q",
+            color=alt.Color("distance:Q", title="distance"),
+            tooltip=["row_bag:Q", "row_label:Q", "col_bag:Q", "col_label:Q",
+                     alt.Tooltip("distance:Q", format=".3f")],
+        )
+    )
+    boundary = alt.Chart(pd.DataFrame({"at": [n_negative]})).mark_rule(
+        color=PALETTE[3], strokeWidth=1.5
+    )
+    return alt.layer(
+        cells, boundary.encode(x="at:Q"), boundary.encode(y="at:Q")
+    ).properties(title=title, width=360, height=360)
+
+
+def _heatmap_rows(matrix: np.ndarray, labels: np.ndarray, shown: np.ndarray) -> pd.DataFrame:
+    """One row per shown bag: its position, index, label, and its distances to the shown
+    bags as lists (with their positions, indices and labels) for ``flatten``."""
+    n_shown = len(shown)
+    columns = {"col": list(range(n_shown)), "col_bag": shown.tolist(),
+               "col_label": labels[shown].tolist()}
+    return pd.DataFrame({
+        "row": np.arange(n_shown),
+        "row_bag": shown,
+        "row_label": labels[shown],
+        "distance": matrix[np.ix_(shown, shown)].tolist(),
+        **{name: [values] * n_shown for name, values in columns.items()},
+    })
+
+
+def _blocks_title(n_negative: int, n_shown: int) -> str:
+    """Axis title naming the position ranges of the negative and positive blocks."""
+    blocks = [f"{first}-{last}: {name}" for first, last, name in
+              ((0, n_negative - 1, "negative"), (n_negative, n_shown - 1, "positive"))
+              if first <= last]
+    return f"bag, by label ({', '.join(blocks)})"
+
+
+def _label_ordered_subset(labels: np.ndarray, max_bags: int) -> np.ndarray:
+    """Bag indices ordered by label (stable), thinned to ``max_bags`` evenly spaced ones."""
+    order = np.argsort(labels, kind="stable")
+    if len(order) <= max_bags:
+        return order
+    return order[np.arange(max_bags) * len(order) // max_bags]
+
+
+def _curve_arrays(alphas, values) -> tuple[np.ndarray, np.ndarray]:
+    alphas = np.asarray(alphas, dtype=np.float64)
+    values = np.asarray(values, dtype=np.float64)
+    if alphas.ndim != 1 or alphas.shape != values.shape or len(alphas) == 0:
+        raise InputError(
+            f"alphas {alphas.shape} and values {values.shape} must be 1-D arrays of the same, "
+            "non-zero length: one f value per alpha."
+        )
+    return alphas, values
+
+
+def _heatmap_arrays(matrix, labels, max_bags: int) -> tuple[np.ndarray, np.ndarray]:
+    matrix = np.asarray(matrix, dtype=np.float64)
+    labels = np.asarray(labels)
+    if matrix.ndim != 2 or matrix.shape[0] != matrix.shape[1] or labels.shape != matrix.shape[:1]:
+        raise InputError(
+            f"matrix {matrix.shape} and labels {labels.shape} do not match: pass a square "
+            "bag x bag matrix and one label per bag."
+        )
+    if int(max_bags) < 2:
+        raise InputError(f"max_bags must be at least 2, got {max_bags!r}.")
+    return matrix, labels

@@ -1,0 +1,279 @@
+"""`IntHPanel`: explore the integrated Hausdorff distance and its NCA-tuned alpha (seed 000).
+
+d_intH = alpha d_minH + (1 - alpha) d_maxH, alpha maximising the NCA objective f(alpha)
+(see ../../papers/intH.md). The panel computes a dataset's d_minH / d_maxH / d_aveH once
+per (dataset, scaling) and keeps them, so changing the distance, classifier, K, sigma or
+alpha only recombines and slices those matrices, never recomputing instance distances.
+
+>>> from milab_widgets.widgets import IntHPanel
+>>> panel = IntHPanel()          # doctest: +SKIP
+>>> panel.k.value = 3            # doctest: +SKIP
+>>> panel.run()                  # doctest: +SKIP
+"""
+
+from __future__ import annotations
+
+import html
+
+import ipywidgets as widgets
+import numpy as np
+from sklearn.preprocessing import StandardScaler
+
+from milab_widgets.charts import use_lab_charts
+from milab_widgets.charts.bag_distances import distance_heatmap_chart, nca_curve_chart
+from milab_widgets.data import list_datasets, load_dataset
+from milab_widgets.evaluation.fixed_params import fold_accuracies, held_out_bag
+from milab_widgets.evaluation.neighbors_cv import SIGMA_GRID
+from milab_widgets.evaluation.splits import stratified_splits
+from milab_widgets.mil import bag_distances, nca_alpha_curve, tune_alpha_nca
+from milab_widgets.mil.neighbors import SCALINGS, make_bag_classifier
+from milab_widgets.widgets.base import Panel, show_chart, show_objects
+
+__all__ = ["IntHPanel"]
+
+DISTANCES = (("minimal d_minH", "min"), ("maximal d_maxH", "max"),
+             ("integrated d_intH", "integrated"), ("average d_aveH", "average"),
+             ("adapted d_adaH", "adapted"))
+CLASSIFIERS = (("Citation-KNN", "citation-knn"), ("KNN", "knn"))
+ALPHA_MODES = (("NCA-tuned", "nca"), ("by hand", "hand"))
+#: Points of the f(alpha) curve.
+CURVE_ALPHAS = np.linspace(0.0, 1.0, 41)
+#: Seed of the stratified cross-validation folds.
+CV_SEED = 0
+
+NOTE = (
+    "<small>Exploratory view: 'standard' scaling is fitted on all instances of the dataset "
+    "(the paper's experiments fit it on each training fold). The f(α) curve, the α shown "
+    "on the slider in NCA mode and the heatmap use all bags; the cross-validated accuracy "
+    "tunes α by NCA on each training fold; the chosen bag is classified by a model fitted "
+    "on all other bags.</small>"
+)
+
+
+class IntHPanel(Panel):
+    """Integrated-Hausdorff explorer: CV accuracy, f(alpha), bag distances, one bag's votes.
+
+    ``IntHPanel(dataset=None)`` starts on ``dataset`` (a registered MIL dataset name;
+    default: the first available one) and loads it.
+
+    Controls (public ipywidgets, set ``.value`` from code or tests): ``dataset``,
+    ``scaling``, ``distance``, ``classifier``, ``k`` (references / K), ``citers``, ``sigma``,
+    ``alpha_mode`` ("nca" or "hand"), ``alpha``, ``folds``, ``run_button``, ``bag`` (index
+    of the chosen bag in the dataset).
+
+    Results (None until a successful :meth:`run`): ``fold_scores`` (per-fold accuracy),
+    ``curve_chart``, ``heatmap_chart``, ``held_out`` (a
+    :class:`~milab_widgets.evaluation.fixed_params.HeldOutBag`); shown in ``accuracy``,
+    ``curve_output``, ``heatmap_output``, ``bag_output``.
+    """
+
+    def __init__(self, dataset: str | None = None):
+        use_lab_charts()
+        self._distances: dict = {}
+        self._build_controls(dataset)
+        self._build_outputs()
+        super().__init__(
+            "Integrated Hausdorff distance: NCA-tuned α, Citation-KNN and KNN",
+            controls=self._control_rows(), outputs=self._output_rows(),
+        )
+        self._clear_results()
+        self._wire()
+        self.load()
+
+    # -- layout --------------------------------------------------------------------------------
+    def _build_controls(self, dataset: str | None) -> None:
+        options, first_available = _dataset_choices()
+        wide = {"description_width": "initial"}
+        self.dataset = widgets.Dropdown(options=options, description="dataset",
+                                        value=dataset or first_available)
+        self.scaling = widgets.ToggleButtons(options=SCALINGS, description="scaling", style=wide)
+        self.distance = widgets.Dropdown(options=DISTANCES, value="integrated",
+                                         description="distance")
+        self.classifier = widgets.ToggleButtons(options=CLASSIFIERS, description="classifier",
+                                                style=wide)
+        self.k = widgets.IntSlider(value=2, min=1, max=15, description="references",
+                                   style=wide, continuous_update=False)
+        self.citers = widgets.BoundedIntText(value=4, min=1, max=1000, description="citers",
+                                             style=wide, layout={"width": "150px"})
+        self.sigma = widgets.SelectionSlider(options=[(f"{s:g}", s) for s in SIGMA_GRID],
+                                             value=1, description="σ (NCA)", style=wide,
+                                             continuous_update=False)
+        self.alpha_mode = widgets.ToggleButtons(options=ALPHA_MODES, description="α",
+                                                style=wide)
+        self.alpha = widgets.FloatSlider(value=0.5, min=0.0, max=1.0, step=0.01,
+                                         readout_format=".3f", description="α value",
+                                         disabled=True, style=wide, continuous_update=False)
+        self.folds = widgets.BoundedIntText(value=10, min=2, max=20, description="CV folds",
+                                            style=wide, layout={"width": "150px"})
+        self.run_button = widgets.Button(description="Run", button_style="primary", icon="play")
+        self.bag = widgets.Dropdown(description="bag", options=[])
+
+    def _control_rows(self) -> list:
+        return [
+            widgets.HBox([self.dataset, self.scaling]),
+            widgets.HBox([self.distance, self.classifier]),
+            widgets.HBox([self.k, self.citers]),
+            widgets.HBox([self.sigma, self.alpha_mode, self.alpha]),
+            widgets.HBox([self.folds, self.run_button, self.bag]),
+            widgets.HTML(NOTE),
+        ]
+
+    def _build_outputs(self) -> None:
+        self.accuracy = widgets.HTML()
+        self.curve_output = widgets.Output()
+        self.heatmap_output = widgets.Output()
+        self.bag_result = widgets.HTML()
+        self.bag_output = widgets.Output()
+
+    def _output_rows(self) -> list:
+        return [self.accuracy, widgets.HBox([self.curve_output, self.heatmap_output]),
+                self.bag_result, self.bag_output]
+
+    def _wire(self) -> None:
+        self.dataset.observe(lambda _: self.load(), "value")
+        self.classifier.observe(self._on_classifier, "value")
+        self.k.observe(lambda change: setattr(self.citers, "value", change["new"] + 2), "value")
+        self.alpha_mode.observe(self._on_alpha_mode, "value")
+        self.run_button.on_click(lambda _: self.run())
+        self.bag.observe(self._on_bag, "value")
+
+    def _on_classifier(self, change) -> None:
+        citation = change["new"] == "citation-knn"
+        self.k.description = "references" if citation else "K"
+        self.citers.disabled = not citation
+
+    def _on_alpha_mode(self, change) -> None:
+        self.alpha.disabled = change["new"] == "nca"
+
+    def _on_bag(self, _change) -> None:
+        if self.held_out is not None:  # only after a run; choosing a bag alone costs little
+            self.show_bag()
+
+    # -- actions -------------------------------------------------------------------------------
+    def load(self) -> None:
+        """Load the chosen dataset (computing its bag distances once) and list its bags."""
+        with self.working(f"loading {self.dataset.value}"):
+            bags, _ = self._data()
+            self._clear_results()
+            self.bag.options = [
+                (f"{bag_id} ({'positive' if label == 1 else 'negative'})", index)
+                for index, (bag_id, label) in enumerate(zip(bags.bag_ids, bags.labels))
+            ]
+            self.bag.value = 0
+
+    def run(self) -> None:
+        """Cross-validate the current setting, then draw f(alpha), the heatmap and the bag."""
+        with self.working(f"running on {self.dataset.value}"):
+            self._show_accuracy()
+            self._show_alpha_views()
+            self._show_held_out()
+
+    def show_bag(self) -> None:
+        """Classify the chosen bag with a model fitted on all other bags; list its voters."""
+        with self.working(f"classifying bag {self.bag.label}"):
+            self._show_held_out()
+
+    # -- steps (run inside an action) -----------------------------------------------------------
+    def _data(self):
+        """(bags, {"min", "max", "average"} matrices) of the chosen dataset and scaling."""
+        key = (self.dataset.value, self.scaling.value)
+        if key not in self._distances:
+            with self.working(f"loading {key[0]} and computing its bag distances "
+                              "(a few seconds for large datasets)"):
+                bags = load_dataset(key[0])
+                if key[1] == "standard":
+                    bags = bags.map_instances(StandardScaler().fit(bags.instances).transform)
+                self._distances[key] = (bags, bag_distances(bags))
+        return self._distances[key]
+
+    def _estimator(self, alpha: float | None):
+        """The chosen classifier; ``alpha=None`` lets it tune alpha by NCA when it fits."""
+        params = {"metric": self.distance.value, "sigma": self.sigma.value, "alpha": alpha}
+        if self.classifier.value == "citation-knn":
+            params["citers"] = self.citers.value
+        return make_bag_classifier(self.classifier.value, self.k.value, **params)
+
+    def _fixed_alpha(self) -> float | None:
+        return self.alpha.value if self.alpha_mode.value == "hand" else None
+
+    def _show_accuracy(self) -> None:
+        bags, matrices = self._data()
+        with self.working(f"{self.folds.value}-fold cross-validation"):
+            splits = stratified_splits(bags.labels, self.folds.value, CV_SEED)
+            scores = fold_accuracies(self._estimator(self._fixed_alpha()), matrices,
+                                     bags.labels, splits)
+        self.fold_scores = scores
+        self.accuracy.value = (
+            f"<b>{scores.mean():.1%} ± {scores.std():.1%}</b> accuracy "
+            f"({len(scores)}-fold stratified CV, seed {CV_SEED}; mean ± std over folds): "
+            f"{html.escape(self._setting())}"
+        )
+
+    def _show_alpha_views(self) -> None:
+        bags, matrices = self._data()
+        d_min, d_max, y, sigma = matrices["min"], matrices["max"], bags.labels, self.sigma.value
+        with self.working("computing f(α)"):
+            if self.alpha_mode.value == "nca":
+                alpha, value = tune_alpha_nca(d_min, d_max, y, sigma)
+                self.alpha.value = alpha
+            else:
+                alpha = self.alpha.value
+                value = nca_alpha_curve(d_min, d_max, y, sigma, [alpha])[0]
+            curve = nca_alpha_curve(d_min, d_max, y, sigma, CURVE_ALPHAS)
+        label = "NCA-tuned α" if self.alpha_mode.value == "nca" else "α by hand"
+        self.curve_chart = nca_curve_chart(CURVE_ALPHAS, curve, alpha, value, sigma,
+                                           chosen_label=label)
+        # The classifier's own bag x bag matrix of its metric (adapted: column labels decide).
+        metric_matrix = self._estimator(alpha).fit(matrices, y).query_distances(matrices)
+        self.heatmap_chart = distance_heatmap_chart(metric_matrix, y, self._heatmap_title(alpha))
+        show_chart(self.curve_output, self.curve_chart)
+        show_chart(self.heatmap_output, self.heatmap_chart)
+
+    def _show_held_out(self) -> None:
+        bags, matrices = self._data()
+        held_out = held_out_bag(self._estimator(self._fixed_alpha()), matrices, bags.labels,
+                                self.bag.value)
+        self.held_out = held_out
+        verdict = "right" if held_out.correct else "wrong"
+        colour = "#007a33" if held_out.correct else "#b00020"
+        self.bag_result.value = (
+            f"Bag {html.escape(str(bags.bag_ids[held_out.bag]))} (label {held_out.label}), "
+            f"classified by a model fitted on the other {len(bags) - 1} bags: predicted "
+            f'{held_out.prediction}, <b style="color:{colour}">{verdict}</b>.'
+        )
+        table = held_out.neighbours.assign(bag_id=bags.bag_ids[held_out.neighbours["bag"]])
+        show_objects(self.bag_output, table[["bag_id", "label", "distance", "role"]]
+                     .set_index("bag_id"))
+
+    # -- helpers -------------------------------------------------------------------------------
+    def _clear_results(self) -> None:
+        self.fold_scores = self.curve_chart = self.heatmap_chart = self.held_out = None
+        self.accuracy.value = "Press <b>Run</b> to cross-validate the current setting."
+        self.bag_result.value = ""
+        for output in (self.curve_output, self.heatmap_output, self.bag_output):
+            output.clear_output()
+
+    def _setting(self) -> str:
+        citers = f", C = {self.citers.value}" if self.classifier.value == "citation-knn" else ""
+        setting = (f"{self.classifier.label} + {self.distance.label}, {self.dataset.value}, "
+                   f"scaling {self.scaling.value}, {self.k.description} = {self.k.value}{citers}")
+        if self.distance.value != "integrated":
+            return setting
+        if self._fixed_alpha() is None:
+            return f"{setting}, NCA-tuned α (σ = {self.sigma.value:g})"
+        return f"{setting}, α = {self.alpha.value:.3f} by hand"
+
+    def _heatmap_title(self, alpha: float) -> str:
+        extra = f" (α = {alpha:.3f})" if self.distance.value == "integrated" else ""
+        return f"{self.distance.label}{extra}, {self.dataset.value}"
+
+
+def _dataset_choices() -> tuple[list[tuple[str, str]], str]:
+    """(label, name) of every MIL dataset, unavailable ones labelled "(missing)", and the
+    first available name (the default choice)."""
+    table = list_datasets()
+    table = table[table["kind"] == "mil"]
+    options = [(name if available else f"{name} (missing)", name)
+               for name, available in zip(table["name"], table["available"])]
+    available = table.loc[table["available"], "name"]
+    return options, (available.iloc[0] if len(available) else table["name"].iloc[0])

@@ -1,0 +1,215 @@
+"""IntHPanel driven without a browser: set widget values, press Run, read the results."""
+
+import re
+
+import numpy as np
+import pytest
+
+from milab_widgets.data import load_dataset
+from milab_widgets.data.bags import BagDataset
+from milab_widgets.evaluation.fixed_params import fold_accuracies
+from milab_widgets.evaluation.neighbors_cv import grid_accuracies
+from milab_widgets.evaluation.splits import stratified_splits
+from milab_widgets.exceptions import DatasetUnavailableError
+from milab_widgets.mil import CitationKNN, bag_distances, nca_alpha_curve
+from milab_widgets.widgets import IntHPanel, inth
+
+
+@pytest.fixture(scope="module")
+def musk1():
+    bags = load_dataset("musk1")
+    return bags, bag_distances(bags)
+
+
+@pytest.fixture
+def panel():
+    panel = IntHPanel("musk1")
+    panel.folds.value = 3
+    return panel
+
+
+def chosen_point(panel):
+    spec = panel.curve_chart.to_dict()
+    point = next(layer for layer in spec["layer"] if layer["mark"]["type"] == "point")
+    return spec["datasets"][point["data"]["name"]][0]
+
+
+def assert_ok(panel):
+    assert panel.error.value == "", panel.last_error
+    assert panel.status.value.startswith("done:")
+
+
+def test_run_shows_the_cross_validated_accuracy(panel, musk1):
+    panel.run_button.click()
+    assert_ok(panel)
+    assert len(panel.fold_scores) == 3
+    assert np.all((0 <= panel.fold_scores) & (panel.fold_scores <= 1))
+    mean, std = map(float, re.search(r"([\d.]+)% ± ([\d.]+)%", panel.accuracy.value).groups())
+    assert 0 <= mean <= 100 and mean == pytest.approx(100 * panel.fold_scores.mean(), abs=0.05)
+    assert std == pytest.approx(100 * panel.fold_scores.std(), abs=0.05)
+    # NCA mode follows the experiments' protocol: alpha tuned on each training fold.
+    bags, matrices = musk1
+    splits = stratified_splits(bags.labels, 3, inth.CV_SEED)
+    grid = grid_accuracies("citation-knn", "integrated", matrices, bags.labels, splits, [2],
+                           [panel.sigma.value])
+    assert panel.fold_scores == pytest.approx(grid["accuracy"])
+    assert panel.curve_chart is not None and panel.heatmap_chart is not None
+    assert panel.held_out is not None
+
+
+def test_alpha_by_hand_uses_the_slider_value(panel, musk1):
+    panel.run()
+    assert panel.alpha.disabled
+    tuned = chosen_point(panel)["alpha"]
+    assert panel.alpha.value == pytest.approx(tuned)
+
+    panel.alpha_mode.value = "hand"
+    assert not panel.alpha.disabled
+    panel.alpha.value = 0.9
+    panel.run()
+    assert_ok(panel)
+    bags, matrices = musk1
+    point = chosen_point(panel)
+    assert point["alpha"] == pytest.approx(0.9) != pytest.approx(tuned)
+    expected_f = nca_alpha_curve(matrices["min"], matrices["max"], bags.labels,
+                                 panel.sigma.value, [0.9])[0]
+    assert point["f"] == pytest.approx(expected_f)
+    fixed = CitationKNN(references=2, citers=4, metric="integrated", alpha=0.9)
+    splits = stratified_splits(bags.labels, 3, inth.CV_SEED)
+    expected = fold_accuracies(fixed, matrices, bags.labels, splits)
+    assert panel.fold_scores == pytest.approx(expected)
+    assert "α = 0.900 by hand" in panel.accuracy.value
+
+
+def test_an_unavailable_dataset_shows_its_error_and_keeps_the_controls(panel, monkeypatch):
+    def load_or_fail(name):
+        if name == "fox":
+            raise DatasetUnavailableError("Dataset 'fox' is not available; run `milab fetch fox`.")
+        return load_dataset(name)
+
+    monkeypatch.setattr(inth, "load_dataset", load_or_fail)
+    panel.distance.value, panel.k.value, panel.sigma.value = "max", 5, 10
+    settings = {name: getattr(panel, name).value
+                for name in ("scaling", "distance", "classifier", "k", "citers", "sigma",
+                             "alpha_mode", "alpha", "folds", "bag")}
+
+    panel.dataset.value = "fox"  # must not raise
+    assert "DatasetUnavailableError" in panel.error.value
+    assert "milab fetch fox" in panel.error.value
+    assert panel.status.value.startswith("failed:")
+    assert panel.dataset.value == "fox"
+    assert {name: getattr(panel, name).value for name in settings} == settings
+
+    panel.dataset.value = "musk1"
+    panel.run()
+    assert_ok(panel)
+
+
+def test_missing_datasets_are_listed_as_missing(panel):
+    from milab_widgets.data import list_datasets
+
+    table = list_datasets()
+    missing = table.loc[(table["kind"] == "mil") & ~table["available"], "name"]
+    labels = dict((name, label) for label, name in panel.dataset.options)
+    assert all(labels[name] == f"{name} (missing)" for name in missing)
+    assert labels["musk1"] == "musk1"
+
+
+def test_a_nan_alpha_shows_an_error_and_a_later_run_succeeds(panel):
+    panel.alpha_mode.value = "hand"
+    panel.alpha.value = float("nan")
+    panel.run()
+    assert "InputError" in panel.error.value and "alpha" in panel.error.value
+    assert panel.fold_scores is None
+
+    panel.alpha.value = 0.4
+    panel.run()
+    assert_ok(panel)
+    assert panel.fold_scores is not None
+
+
+def test_too_many_references_shows_an_error_and_a_later_run_succeeds(monkeypatch):
+    rng = np.random.default_rng(0)
+    tiny = BagDataset.from_bags([rng.normal(size=(2, 3)) + 3 * (i % 2) for i in range(12)],
+                                labels=np.arange(12) % 2, name="tiny")
+    monkeypatch.setattr(inth, "load_dataset", lambda name: tiny)
+    panel = IntHPanel("musk1")
+    panel.folds.value = 3
+    panel.k.value = 15  # only 8 training bags per fold
+    panel.run()
+    assert "InputError" in panel.error.value
+    assert "lower the number of references" in panel.error.value
+    assert panel.k.value == 15
+
+    panel.k.value = 3
+    panel.run()
+    assert_ok(panel)
+
+
+def test_references_and_citers_of_the_chosen_bag_match_argsort(panel, musk1):
+    panel.distance.value = "min"
+    panel.k.value, panel.citers.value = 3, 5
+    panel.bag.value = 10
+    panel.run()
+    assert_ok(panel)
+
+    bags, matrices = musk1
+    distances = matrices["min"]
+    others = np.delete(np.arange(len(bags)), 10)
+    references = others[np.argsort(distances[10, others], kind="stable")[:3]]
+    within = distances[np.ix_(others, others)]
+    np.fill_diagonal(within, np.inf)
+    radius = np.sort(within, axis=1)[:, 5 - 1]  # each bag's 5th nearest other training bag
+    citers = others[distances[others, 10] <= radius]
+    table = panel.held_out.neighbours
+    assert set(table.loc[table.role.str.contains("reference"), "bag"]) == set(references)
+    assert set(table.loc[table.role.str.contains("citer"), "bag"]) == set(citers)
+    assert table["distance"].to_numpy() == pytest.approx(distances[10, table["bag"]])
+    verdict = "right" if panel.held_out.prediction == bags.labels[10] else "wrong"
+    assert verdict in panel.bag_result.value
+
+    panel.bag.value = 20  # choosing another bag after a run updates the neighbourhood
+    assert panel.held_out.bag == 20
+
+
+def test_knn_lists_only_its_k_references(panel):
+    panel.classifier.value = "knn"
+    assert panel.citers.disabled and panel.k.description == "K"
+    panel.k.value = 5
+    panel.run()
+    assert_ok(panel)
+    assert panel.held_out.neighbours["role"].tolist() == ["reference"] * 5
+
+
+def test_citers_default_to_references_plus_two(panel):
+    panel.k.value = 6
+    assert panel.citers.value == 8
+    panel.citers.value = 3  # still editable
+    assert panel.citers.value == 3
+
+
+def test_changing_controls_does_not_recompute_instance_distances(monkeypatch):
+    calls = []
+
+    def counting(bags, *args, **kwargs):
+        calls.append(bags.instances.std())
+        return bag_distances(bags, *args, **kwargs)
+
+    monkeypatch.setattr(inth, "bag_distances", counting)
+    panel = IntHPanel("musk1")
+    panel.folds.value = 3
+    panel.run()
+    panel.sigma.value, panel.k.value, panel.distance.value = 10, 4, "average"
+    panel.alpha_mode.value = "hand"
+    panel.classifier.value = "knn"
+    panel.run()
+    assert_ok(panel)
+    assert len(calls) == 1
+
+    panel.scaling.value = "standard"
+    panel.run()
+    panel.scaling.value = "none"
+    panel.run()
+    assert_ok(panel)
+    assert len(calls) == 2
+    assert calls[1] == pytest.approx(1.0, abs=0.05)  # standardised on all instances
