@@ -27,8 +27,9 @@ def accuracy_chart(summary: pd.DataFrame, title: str = "Accuracy by distance") -
                  "folds"],
     )
     whiskers = base.mark_rule().encode(y="low:Q", y2="high:Q")
+    in_run_order = list(dict.fromkeys(data["dataset"]))
     return (whiskers + bars).properties(width=190, height=200).facet(
-        column=alt.Column("dataset:N", title=None)
+        column=alt.Column("dataset:N", title=None, sort=in_run_order)
     ).properties(title=title).resolve_scale(y="independent")
 
 
