@@ -1,0 +1,112 @@
+"""The lab's one Altair theme, the notebook renderer, and static export.
+
+Every chart in milab-widgets looks the same: Okabe-Ito categorical colours (safe for the
+common forms of colour blindness), viridis for ordered data, a plain sans-serif font, light
+grid lines and no frame around the plot.
+
+Charts are drawn in JupyterLab by the "mimetype" renderer: the cell's output is
+``application/vnd.vegalite.v5+json``, which JupyterLab's built-in Vega 5 extension draws
+offline (no CDN), which nbformat accepts (so papermill/nbclient can execute the cell), and
+which also renders inside an ``ipywidgets.Output`` (how the lab's panels show charts).
+This needs Altair 5.5: Altair 6 emits a Vega-Lite v6 mimetype that neither accepts.
+
+Importing this module registers the theme (a dictionary entry) and changes nothing else;
+call :func:`use_lab_charts` to switch it on.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from pathlib import Path
+
+import altair as alt
+
+__all__ = ["THEME_NAME", "PALETTE", "lab_theme", "use_lab_charts", "save_chart"]
+
+THEME_NAME = "milab"
+
+#: Okabe & Ito (2008) "Color Universal Design" palette, ordered so that the first colours
+#: are the most distinct on white; yellow (low contrast) and black come last.
+PALETTE = (
+    "#0072B2",  # blue
+    "#E69F00",  # orange
+    "#009E73",  # bluish green
+    "#D55E00",  # vermillion
+    "#CC79A7",  # reddish purple
+    "#56B4E9",  # sky blue
+    "#F0E442",  # yellow
+    "#000000",  # black
+)
+
+_FONT = "Helvetica Neue, Helvetica, Arial, Liberation Sans, DejaVu Sans, sans-serif"
+_SAVE_FORMATS = ("svg", "png", "pdf", "html", "json")
+
+
+@alt.theme.register(THEME_NAME, enable=False)
+def lab_theme() -> alt.theme.ThemeConfig:
+    """Return the lab theme: palette, fonts, sizes and axis style for every chart."""
+    label = {"labelFontSize": 12, "titleFontSize": 13, "titleFontWeight": "normal"}
+    return alt.theme.ThemeConfig(
+        config={
+            "font": _FONT,
+            "background": "white",
+            "view": {"continuousWidth": 360, "continuousHeight": 240, "stroke": None},
+            "range": {
+                "category": list(PALETTE),
+                "ordinal": {"scheme": "viridis"},
+                "ramp": {"scheme": "viridis"},
+                "heatmap": {"scheme": "viridis"},
+                "diverging": {"scheme": "blueorange"},
+            },
+            "axis": {**label, "gridColor": "#e6e6e6", "domainColor": "#888888",
+                     "tickColor": "#888888", "labelColor": "#333333"},
+            "legend": {**label, "symbolSize": 80},
+            "header": {"labelFontSize": 13, "titleFontSize": 14},
+            "title": {"fontSize": 15, "anchor": "start", "fontWeight": "bold"},
+            "mark": {"color": PALETTE[0]},
+            "line": {"strokeWidth": 2},
+            "point": {"size": 50, "filled": True},
+        }
+    )
+
+
+def use_lab_charts() -> None:
+    """Enable the lab theme and the offline "mimetype" renderer for this process.
+
+    Call once at the top of a notebook (the lab's panels and notebooks do). Charts are
+    then shown as ``application/vnd.vegalite.v5+json``: drawn by JupyterLab's built-in
+    Vega renderer without network access, and valid for papermill/nbclient.
+    """
+    alt.theme.enable(THEME_NAME)
+    alt.renderers.enable("mimetype")
+
+
+def save_chart(
+    chart: alt.TopLevelMixin,
+    path_without_suffix: str | Path,
+    formats: Iterable[str] = ("svg", "png"),
+    *,
+    scale_factor: float = 2.0,
+) -> list[Path]:
+    """Write ``chart`` to ``<path_without_suffix>.<format>`` for each format; no network.
+
+    Static formats are rendered by vl-convert (bundled Vega, no browser). The lab theme is
+    applied when it is the enabled theme (see :func:`use_lab_charts`). Parent folders are
+    created. ``scale_factor`` multiplies the PNG resolution (2 gives sharp figures).
+
+    Returns the paths written, in the order of ``formats``.
+    """
+    formats = tuple(formats)
+    unknown = [f for f in formats if f not in _SAVE_FORMATS]
+    if unknown or not formats:
+        raise ValueError(
+            f"formats={formats!r}: give one or more of {', '.join(_SAVE_FORMATS)}"
+        )
+    base = Path(path_without_suffix)
+    base.parent.mkdir(parents=True, exist_ok=True)
+    paths = []
+    for fmt in formats:
+        path = base.with_name(f"{base.name}.{fmt}")
+        chart.save(path, format=fmt, scale_factor=scale_factor)
+        paths.append(path)
+    return paths
