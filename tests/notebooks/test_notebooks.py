@@ -16,7 +16,7 @@ def test_notebook_runs_in_quick_mode(paper, tmp_path):
     papermill.execute_notebook(
         str(notebooks_dir() / PAPERS[paper]), str(executed),
         parameters={"quick": True, "output_dir": str(output)}, cwd=str(tmp_path),
-        progress_bar=False, kernel_name="python3",
+        progress_bar=False, kernel_name="python3", execution_timeout=600,
     )
     cells = json.loads(executed.read_text())["cells"]
     errors = [o for c in cells for o in c.get("outputs", []) if o.get("output_type") == "error"]

@@ -1,0 +1,1 @@
+"""Real-browser checks of what JupyterLab renders (see check_jupyterlab.py)."""

@@ -1,0 +1,400 @@
+"""Prove in a real browser that a notebook's charts and widgets render in JupyterLab.
+
+Usage::
+
+    python -m tests.browser.check_jupyterlab NOTEBOOK [--out DIR]
+
+Starts ``jupyter lab`` (127.0.0.1, free port, random token, no browser) in a temporary folder
+holding a copy of the notebook with its outputs cleared (so whatever renders was produced by
+this run), opens the notebook in Debian's headless Chromium through Playwright, runs all
+cells from the Run menu, waits for the kernel to go idle, and then checks the page:
+
+* every code cell ran, and none raised (read from the notebook as JupyterLab saved it);
+* at least ``--min-charts`` Vega charts were drawn (an ``svg.marks`` / ``canvas.marks`` of
+  non-zero size inside ``.vega-embed``), ``--min-widget-charts`` of them inside widgets;
+* at least ``--min-widgets`` ipywidgets views were drawn (not a text repr, not the
+  "Loading widget..." placeholder);
+* no output says "Error displaying widget", "Loading widget..." or "Javascript Error", and
+  the browser logged no JavaScript error (uncaught exception or console error).
+
+A full-page PNG of the notebook goes to ``--out`` (default ``reports/browser/``). Exits 0 when
+everything rendered, 1 with a list of what failed otherwise, 2 when it could not run.
+Needs the Debian package ``chromium`` and the pip package ``playwright`` (no browser
+download: Playwright drives /usr/bin/chromium).
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib.util
+import json
+import os
+import re
+import secrets
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.error
+import urllib.request
+from urllib.parse import quote
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+
+import nbformat
+
+CHROMIUM = Path("/usr/bin/chromium")
+CHROMIUM_ARGS = [
+    "--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+    "--no-first-run", "--disable-quic", "--disable-component-update", "--disable-sync",
+]
+DEFAULT_OUT = Path(__file__).resolve().parents[2] / "reports" / "browser"
+VIEWPORT = {"width": 1400, "height": 900}
+MAX_SCREENSHOT_HEIGHT = 12000
+BAD_OUTPUT_TEXT = ("Error displaying widget", "Loading widget", "Javascript Error")
+
+# JupyterLab user settings for a deterministic page: every cell attached to the DOM (no
+# windowing), no news/update requests and no toast notifications over the notebook.
+LAB_SETTINGS = {
+    "@jupyterlab/notebook-extension/tracker": {"windowingMode": "none"},
+    "@jupyterlab/apputils-extension/notification": {
+        "fetchNews": "false", "checkForUpdates": False, "doNotDisturbMode": True,
+    },
+}
+
+# Reads the notebook's state from the DOM; used both to wait and to report.
+PAGE_STATE_JS = """
+() => {
+  const nb = document.querySelector('.jp-NotebookPanel:not(.lm-mod-hidden) .jp-Notebook');
+  if (!nb) return null;
+  const drawn = el => { const r = el.getBoundingClientRect(); return r.width > 0 && r.height > 0; };
+  const chartMarks = '.vega-embed svg.marks, .vega-embed canvas.marks';
+  const prompts = [...nb.querySelectorAll('.jp-CodeCell .jp-InputArea-prompt')]
+    .map(p => p.textContent.trim());
+  const outputs = [...nb.querySelectorAll('.jp-OutputArea-output')];
+  const indicator = document.querySelector('.jp-Notebook-ExecutionIndicator');
+  const kernelName = document.querySelector('.jp-NotebookPanel [data-jp-item-name=kernelName]');
+  const dialog = document.querySelector('.jp-Dialog');
+  return {
+    codeCells: prompts.length,
+    executed: prompts.filter(p => /\\[\\d+\\]/.test(p)).length,
+    running: prompts.filter(p => p.includes('*')).length,
+    kernel: indicator ? indicator.getAttribute('data-status') : 'unknown',
+    kernelName: kernelName ? kernelName.innerText.trim() : '',
+    dialog: dialog ? dialog.innerText.trim().replace(/\\s+/g, ' ') : '',
+    charts: [...nb.querySelectorAll(chartMarks)].filter(drawn).length,
+    widgetCharts: [...nb.querySelectorAll('.jupyter-widgets :is(' + chartMarks + ')')]
+      .filter(drawn).length,
+    widgets: [...nb.querySelectorAll('.jupyter-widgets[class*="widget-"]')].filter(drawn).length,
+    badOutputs: outputs.map(o => o.innerText.trim())
+      .filter(t => BAD.some(b => t.includes(b))).map(t => t.slice(0, 300)),
+  };
+}
+""".replace("BAD", json.dumps(BAD_OUTPUT_TEXT))
+
+
+@dataclass(frozen=True)
+class Expect:
+    """Minimum numbers of rendered things the notebook must show."""
+
+    charts: int = 1
+    widgets: int = 1
+    widget_charts: int = 0
+
+
+class CheckError(RuntimeError):
+    """The check could not run (missing browser, JupyterLab did not start, ...)."""
+
+
+def free_port() -> int:
+    """Return a TCP port on 127.0.0.1 that is free right now."""
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def copy_cleared(notebook: Path, folder: Path) -> Path:
+    """Write ``notebook`` into ``folder`` without outputs or execution counts; return it."""
+    nb = nbformat.read(notebook, as_version=4)
+    for cell in nb.cells:
+        if cell.cell_type == "code":
+            cell.outputs, cell.execution_count = [], None
+    nb.metadata.setdefault(
+        "kernelspec", {"name": "python3", "display_name": "Python 3", "language": "python"}
+    )
+    folder.mkdir(parents=True, exist_ok=True)
+    copy = folder / notebook.name
+    nbformat.write(nb, copy)
+    return copy
+
+
+def lab_environment(tmp: Path) -> dict[str, str]:
+    """Environment for a JupyterLab isolated from the user's config, settings, workspaces."""
+    settings = tmp / "settings"
+    for plugin, values in LAB_SETTINGS.items():
+        path = settings / f"{plugin}.jupyterlab-settings"
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(json.dumps(values))
+    return dict(
+        os.environ,
+        JUPYTER_CONFIG_DIR=str(tmp / "config"),
+        JUPYTERLAB_SETTINGS_DIR=str(settings),
+        JUPYTERLAB_WORKSPACES_DIR=str(tmp / "workspaces"),
+        JUPYTER_RUNTIME_DIR=str(tmp / "runtime"),
+    )
+
+
+@contextmanager
+def jupyter_lab(root: Path, env: dict[str, str], log_path: Path, timeout: float = 90):
+    """Run ``jupyter lab`` on ``root``; yield ``(base_url, token)``; shut it down after."""
+    port, token = free_port(), secrets.token_hex(16)
+    cmd = [
+        sys.executable, "-m", "jupyterlab", "--no-browser", "--allow-root",
+        "--ip=127.0.0.1", f"--port={port}", "--ServerApp.port_retries=0",
+        f"--IdentityProvider.token={token}", f"--ServerApp.root_dir={root}",
+    ]
+    base = f"http://127.0.0.1:{port}"
+    with open(log_path, "w") as log:
+        proc = subprocess.Popen(cmd, cwd=root, env=env, stdout=log, stderr=subprocess.STDOUT)
+        try:
+            wait_for_server(proc, base, token, log_path, timeout)
+            yield base, token
+        finally:
+            stop_server(proc, base, token)
+
+
+def wait_for_server(proc, base: str, token: str, log_path: Path, timeout: float) -> None:
+    """Poll the server's status API until it answers; raise with its log if it died."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if proc.poll() is not None:
+            raise CheckError(f"jupyter lab exited with {proc.returncode}:\n{log_path.read_text()}")
+        try:
+            with urllib.request.urlopen(f"{base}/api/status?token={token}", timeout=2):
+                return
+        except (urllib.error.URLError, ConnectionError):
+            time.sleep(0.25)
+    raise CheckError(f"jupyter lab did not answer within {timeout}s:\n{log_path.read_text()}")
+
+
+def stop_server(proc, base: str, token: str, timeout: float = 30) -> None:
+    """Ask the server to shut down (it stops its kernels); terminate it if it does not."""
+    request = urllib.request.Request(
+        f"{base}/api/shutdown", method="POST", headers={"Authorization": f"token {token}"}
+    )
+    try:
+        urllib.request.urlopen(request, timeout=5).close()
+        proc.wait(timeout=timeout)
+    except (urllib.error.URLError, ConnectionError, subprocess.TimeoutExpired):
+        proc.terminate()
+        try:
+            proc.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()
+
+
+def run_all_cells(page, url: str, timeout_ms: float) -> None:
+    """Open the notebook, wait for its kernel, and run all cells from the Run menu."""
+    page.goto(url)
+    page.wait_for_selector(".jp-NotebookPanel .jp-Notebook .jp-Cell", timeout=timeout_ms)
+    # The execution indicator reads "idle" before any kernel exists; wait for the kernel's
+    # name (a Run All with no kernel yet opens the "Select Kernel" dialog instead).
+    wait_for_state(page, "s => s.kernelName && s.kernelName !== 'No Kernel' && s.kernel === 'idle'",
+                   timeout_ms)
+    page.locator(".lm-MenuBar-itemLabel", has_text=re.compile(r"^Run$")).click()
+    page.locator(".lm-Menu-itemLabel", has_text=re.compile(r"^Run All Cells$")).click()
+
+
+def wait_for_state(page, predicate_js: str, timeout_ms: float) -> bool:
+    """Wait until ``predicate_js(state)`` holds for the page state; False on timeout."""
+    from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
+    try:
+        page.wait_for_function(
+            f"() => {{ const s = ({PAGE_STATE_JS})(); return s !== null && ({predicate_js})(s); }}",
+            timeout=timeout_ms, polling=250,
+        )
+        return True
+    except PlaywrightTimeout:
+        return False
+
+
+def wait_until_done(page, expect: Expect, timeout_ms: float) -> dict:
+    """Wait for Run All to finish and the kernel to idle, then for the expected renders.
+
+    Run All marks every queued cell ``[*]`` and, when a cell raises, unqueues the rest: it
+    is over when some cell ran, none is queued, and the kernel is idle.
+    """
+    wait_for_state(
+        page, "s => s.dialog || (s.executed > 0 && s.running === 0 && s.kernel === 'idle')",
+        timeout_ms)
+    state = page.evaluate(PAGE_STATE_JS)
+    if state["dialog"]:
+        return state
+    wait_for_state(
+        page, f"s => s.charts >= {expect.charts} && s.widgets >= {expect.widgets} "
+              f"&& s.widgetCharts >= {expect.widget_charts} && s.badOutputs.length === 0",
+        min(timeout_ms, 30_000))
+    return page.evaluate(PAGE_STATE_JS) or {}
+
+
+def save_notebook(page, timeout_ms: float) -> None:
+    """Save the open notebook (Ctrl+S) and wait until its tab is no longer dirty."""
+    page.locator(".jp-NotebookPanel .jp-Notebook").click(position={"x": 5, "y": 5})
+    page.keyboard.press("Control+s")
+    page.wait_for_selector(".lm-TabBar-tab.jp-mod-current.jp-mod-dirty",
+                           state="detached", timeout=timeout_ms)
+
+
+def screenshot_notebook(page, path: Path) -> None:
+    """Grow the viewport until the whole notebook shows and take one PNG of the page."""
+    hidden = page.evaluate(
+        "() => { const s = document.querySelector('.jp-NotebookPanel .jp-WindowedPanel-outer');"
+        " const cells = document.querySelectorAll('.jp-NotebookPanel .jp-Cell');"
+        " s.scrollTop = 0;"
+        " return cells[cells.length - 1].getBoundingClientRect().bottom"
+        " - s.getBoundingClientRect().bottom; }"
+    )
+    total = min(VIEWPORT["height"] + max(round(hidden) + 40, 0), MAX_SCREENSHOT_HEIGHT)
+    page.set_viewport_size({"width": VIEWPORT["width"], "height": total})
+    # JupyterLab lays out on the next animation frame after a resize.
+    page.evaluate("() => new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)))")
+    page.screenshot(path=str(path), full_page=True)
+    page.set_viewport_size(VIEWPORT)
+
+
+def executed_notebook_problems(path: Path) -> list[str]:
+    """List cells of the saved notebook that did not run or raised an error."""
+    problems = []
+    nb = nbformat.read(path, as_version=4)
+    for index, cell in enumerate(nb.cells):
+        if cell.cell_type != "code":
+            continue
+        if cell.execution_count is None:
+            problems.append(f"cell {index} did not run")
+        for out in cell.outputs:
+            if out.output_type == "error":
+                problems.append(f"cell {index} raised {out.ename}: {out.evalue}")
+    return problems
+
+
+def state_problems(state: dict, expect: Expect) -> list[str]:
+    """Compare the page state with the expectations; list what is missing or wrong."""
+    if not state:
+        return ["the notebook never appeared in JupyterLab"]
+    problems = [f"JupyterLab showed a dialog: {state['dialog']!r}"] if state["dialog"] else []
+    if state["running"] or state["kernel"] != "idle":
+        problems.append(f"kernel still busy ({state['running']} cell(s) running, status "
+                        f"{state['kernel']!r})")
+    for found, wanted, label in (
+        (state["charts"], expect.charts, "Vega charts"),
+        (state["widgets"], expect.widgets, "ipywidgets views"),
+        (state["widgetCharts"], expect.widget_charts, "Vega charts inside widgets"),
+    ):
+        if found < wanted:
+            problems.append(f"{label}: {found} rendered, expected at least {wanted}")
+    problems += [f"output shows an error: {text!r}" for text in state["badOutputs"]]
+    return problems
+
+
+def drive_browser(url: str, expect: Expect, shot: Path, timeout_ms: float):
+    """Run the notebook at ``url`` in headless Chromium; screenshot it; save it.
+
+    Returns ``(page_state, problems)`` where problems are JavaScript errors and any step
+    that failed in the browser.
+    """
+    from playwright.sync_api import Error as PlaywrightError, sync_playwright
+
+    problems: list[str] = []
+
+    def on_console(msg) -> None:
+        if msg.type == "error":
+            problems.append(f"JavaScript console error: {msg.text}")
+
+    state: dict = {}
+    with sync_playwright() as pw:
+        browser = pw.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
+        page = browser.new_page(viewport=VIEWPORT)
+        page.on("pageerror", lambda exc: problems.append(f"uncaught JavaScript error: {exc}"))
+        page.on("console", on_console)
+        try:
+            run_all_cells(page, url, timeout_ms)
+            state = wait_until_done(page, expect, timeout_ms)
+            screenshot_notebook(page, shot)
+            if not state["dialog"]:
+                save_notebook(page, 30_000)
+        except PlaywrightError as exc:
+            problems.append(f"browser step failed: {exc.message.splitlines()[0]}")
+            page.screenshot(path=str(shot), full_page=True)
+        finally:
+            browser.close()
+    return state, problems
+
+
+def check_notebook(notebook: Path, out: Path, expect: Expect = Expect(),
+                   timeout: float = 180) -> tuple[list[str], dict, Path]:
+    """Run ``notebook`` in JupyterLab in headless Chromium and check what rendered.
+
+    Returns ``(problems, page_state, screenshot_path)``; ``problems`` is empty on success.
+    Raises :class:`CheckError` when the check itself cannot run.
+    """
+    if not CHROMIUM.exists():
+        raise CheckError(f"{CHROMIUM} not found: apt-get install chromium")
+    if importlib.util.find_spec("playwright") is None:
+        raise CheckError("playwright is not installed: pip install playwright")
+    notebook = notebook.resolve()
+    if not notebook.is_file():
+        raise CheckError(f"notebook {notebook} does not exist")
+    out.mkdir(parents=True, exist_ok=True)
+    shot = out / f"{notebook.stem}.png"
+    with tempfile.TemporaryDirectory(prefix="milab-lab-") as tmp_name:
+        tmp = Path(tmp_name)
+        copy = copy_cleared(notebook, tmp / "root")
+        with jupyter_lab(copy.parent, lab_environment(tmp), tmp / "jupyter.log") as (base, token):
+            url = f"{base}/lab/tree/{quote(copy.name)}?token={token}"
+            state, browser_problems = drive_browser(url, expect, shot, timeout * 1000)
+        problems = executed_notebook_problems(copy)
+    return problems + state_problems(state, expect) + browser_problems, state, shot
+
+
+def parse_args(argv: list[str] | None) -> argparse.Namespace:
+    """Command-line arguments."""
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("notebook", type=Path)
+    parser.add_argument("--out", type=Path, default=DEFAULT_OUT,
+                        help="folder for the screenshot (default: %(default)s)")
+    parser.add_argument("--min-charts", type=int, default=1)
+    parser.add_argument("--min-widgets", type=int, default=1)
+    parser.add_argument("--min-widget-charts", type=int, default=0)
+    parser.add_argument("--timeout", type=float, default=180,
+                        help="seconds to wait for the notebook to run (default: %(default)s)")
+    return parser.parse_args(argv)
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Run the check from the command line; return the process exit status."""
+    args = parse_args(argv)
+    expect = Expect(args.min_charts, args.min_widgets, args.min_widget_charts)
+    start = time.monotonic()
+    try:
+        problems, state, shot = check_notebook(args.notebook, args.out, expect, args.timeout)
+    except CheckError as exc:
+        print(f"check_jupyterlab: cannot run: {exc}", file=sys.stderr)
+        return 2
+    found = {k: state.get(k)
+             for k in ("codeCells", "executed", "charts", "widgetCharts", "widgets")}
+    print(f"check_jupyterlab: {args.notebook} in {time.monotonic() - start:.1f}s: {found}")
+    print(f"check_jupyterlab: screenshot {shot}")
+    if problems:
+        print("check_jupyterlab: FAILED\n" + "\n".join(f"  - {p}" for p in problems),
+              file=sys.stderr)
+        return 1
+    print("check_jupyterlab: OK: charts and widgets rendered")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
