@@ -53,8 +53,9 @@ NOTE = (
 class IntHPanel(Panel):
     """Integrated-Hausdorff explorer: CV accuracy, f(alpha), bag distances, one bag's votes.
 
-    ``IntHPanel(dataset=None)`` starts on ``dataset`` (a registered MIL dataset name;
-    default: the first available one) and loads it.
+    ``IntHPanel(dataset=None, run=True)`` starts on ``dataset`` (a registered MIL dataset
+    name; default: the first available one), loads it and, with ``run=True``, runs the
+    default setting once so that the panel opens with results.
 
     Controls (public ipywidgets, set ``.value`` from code or tests): ``dataset``,
     ``scaling``, ``distance``, ``classifier``, ``k`` (references / K), ``citers``, ``sigma``,
@@ -67,7 +68,7 @@ class IntHPanel(Panel):
     ``curve_output``, ``heatmap_output``, ``bag_output``.
     """
 
-    def __init__(self, dataset: str | None = None):
+    def __init__(self, dataset: str | None = None, run: bool = True):
         use_lab_charts()
         self._distances: dict = {}
         self._build_controls(dataset)
@@ -79,6 +80,8 @@ class IntHPanel(Panel):
         self._clear_results()
         self._wire()
         self.load()
+        if run:
+            self.run()
 
     # -- layout --------------------------------------------------------------------------------
     def _build_controls(self, dataset: str | None) -> None:
