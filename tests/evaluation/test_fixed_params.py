@@ -6,16 +6,13 @@ from milab_widgets.evaluation.neighbors_cv import grid_accuracies
 from milab_widgets.evaluation.splits import stratified_splits
 from milab_widgets.exceptions import InputError
 from milab_widgets.mil import BagKNN, CitationKNN, bag_distances
-from tests.mil.conftest import random_bags
+from tests.mil.conftest import bags_with_a_concept
 
 
 @pytest.fixture(scope="module")
 def problem():
-    bags = random_bags(5, n_bags=30, shift=0.0)
-    instances = bags.instances.copy()
-    for i in np.nonzero(bags.labels == 1)[0]:
-        instances[bags.offsets[i]] += 20.0
-    return bag_distances(bags.with_instances(instances)), bags.labels
+    bags = bags_with_a_concept(5, n_bags=30, concept_shift=20.0)
+    return bag_distances(bags), bags.labels
 
 
 def test_fold_accuracies_equal_a_hand_loop(problem):

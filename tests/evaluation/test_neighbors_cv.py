@@ -10,16 +10,12 @@ from milab_widgets.evaluation.neighbors_cv import (
 )
 from milab_widgets.evaluation.splits import stratified_splits, subset
 from milab_widgets.mil import CitationKNN, bag_distances, tune_alpha_nca
-from tests.mil.conftest import random_bags
+from tests.mil.conftest import bags_with_a_concept
 
 
 @pytest.fixture(scope="module")
 def problem():
-    bags = random_bags(11, n_bags=36, shift=0.0)
-    instances = bags.instances.copy()
-    for i in np.nonzero(bags.labels == 1)[0]:
-        instances[bags.offsets[i]] += 25.0
-    bags = bags.with_instances(instances)
+    bags = bags_with_a_concept(11, n_bags=36, concept_shift=25.0)
     return bag_distances(bags), bags.labels
 
 

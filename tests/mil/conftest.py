@@ -14,6 +14,15 @@ def random_bags(seed: int, n_bags: int, n_features: int = 4, max_size: int = 6, 
     return BagDataset.from_bags(bags, labels)
 
 
+def bags_with_a_concept(seed: int, n_bags: int, concept_shift: float) -> BagDataset:
+    """random_bags centred at 0 whose positive bags each have their first instance shifted
+    by ``concept_shift``: the multi-instance assumption, learnable by neighbour methods."""
+    bags = random_bags(seed, n_bags, shift=0.0)
+    instances = bags.instances.copy()
+    instances[bags.offsets[:-1][bags.labels == 1]] += concept_shift
+    return bags.with_instances(instances)
+
+
 def brute_force_distances(X: BagDataset, Y: BagDataset):
     """min/max/average Hausdorff by the definitions, one scipy cdist block per bag pair."""
     out = {kind: np.zeros((len(X), len(Y))) for kind in ("min", "max", "average")}
