@@ -15,9 +15,10 @@ from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 
 import ipywidgets as widgets
+import vl_convert
 from IPython.display import display
 
-__all__ = ["Panel", "show_chart", "show_objects"]
+__all__ = ["Panel", "show_chart", "show_chart_image", "show_objects"]
 
 _ERROR_STYLE = "color:#b00020"
 
@@ -116,3 +117,15 @@ def show_chart(output: widgets.Output, chart) -> None:
     """Replace what ``output`` shows with ``chart`` (drawn by the renderer that
     :func:`milab_widgets.charts.use_lab_charts` enables)."""
     show_objects(output, chart)
+
+
+def show_chart_image(output: widgets.Output, chart) -> None:
+    """Replace what ``output`` shows with ``chart`` rendered to a PNG image (vl-convert).
+
+    For charts with many marks (a bag-distance heatmap has n^2 cells): a live Vega-Lite
+    chart of that size inside an Output widget stalls nbclient, so a notebook holding the
+    panel never finishes under papermill (seen with nbclient 0.11 / ipykernel 7.4); an
+    image is also lighter for the browser.
+    """
+    png = vl_convert.vegalite_to_png(chart.to_dict(), scale=1.5)
+    show_objects(output, widgets.Image(value=png, format="png"))

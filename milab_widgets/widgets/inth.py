@@ -27,7 +27,7 @@ from milab_widgets.evaluation.neighbors_cv import SIGMA_GRID
 from milab_widgets.evaluation.splits import stratified_splits
 from milab_widgets.mil import bag_distances, nca_alpha_curve, tune_alpha_nca
 from milab_widgets.mil.neighbors import SCALINGS, make_bag_classifier
-from milab_widgets.widgets.base import Panel, show_chart, show_objects
+from milab_widgets.widgets.base import Panel, show_chart, show_chart_image, show_objects
 
 __all__ = ["IntHPanel"]
 
@@ -230,7 +230,7 @@ class IntHPanel(Panel):
         metric_matrix = self._estimator(alpha).fit(matrices, y).query_distances(matrices)
         self.heatmap_chart = distance_heatmap_chart(metric_matrix, y, self._heatmap_title(alpha))
         show_chart(self.curve_output, self.curve_chart)
-        show_chart(self.heatmap_output, self.heatmap_chart)
+        show_chart_image(self.heatmap_output, self.heatmap_chart)
 
     def _show_held_out(self) -> None:
         bags, matrices = self._data()

@@ -76,3 +76,20 @@ def test_show_chart_replaces_the_output_content(monkeypatch):
     base.show_objects(output, "table", "note")
     assert shown == ["chart", "table", "note"]
     assert cleared == [True, True]
+
+
+def test_show_chart_image_shows_a_png_of_the_chart(monkeypatch):
+    import altair as alt
+    import ipywidgets as widgets
+    import pandas as pd
+
+    from milab_widgets.widgets import base
+
+    shown = []
+    monkeypatch.setattr(base, "show_objects", lambda output, *items: shown.append((output, items)))
+    output = widgets.Output()
+    chart = alt.Chart(pd.DataFrame({"a": [1, 2, 3]})).mark_bar().encode(x="a:Q")
+    base.show_chart_image(output, chart)
+    [(target, (image,))] = shown
+    assert target is output and isinstance(image, widgets.Image)
+    assert image.value[:8] == b"\x89PNG\r\n\x1a\n"
