@@ -37,6 +37,8 @@ def nca_objective(distances, y, sigma: float) -> float:
 
 def nca_alpha_objective(d_min, d_max, y, sigma: float, alpha: float) -> float:
     """f(alpha): the NCA objective of d_intH = alpha d_minH + (1 - alpha) d_maxH."""
+    if not 0.0 <= alpha <= 1.0:  # also rejects NaN
+        raise InputError(f"alpha must lie in [0, 1], got {alpha!r}.")
     d_min, labels = _checked_problem(d_min, d_max, y)
     d_max = np.ascontiguousarray(d_max, dtype=np.float64)
     return float(nca_objective_mixed(d_min, d_max, float(alpha), labels, float(sigma)))

@@ -95,3 +95,10 @@ def test_tune_alpha_bad_inputs(problem):
         tune_alpha_nca(d_min, d_max, y, -1.0)
     with pytest.raises(InputError, match="do not match"):
         tune_alpha_nca(d_min[:3, :3], d_max, y, 1.0)
+
+
+def test_alpha_outside_the_unit_interval_is_rejected(problem):
+    d_min, d_max, y = problem
+    for alpha in (-0.1, 1.5, float("nan")):
+        with pytest.raises(InputError, match=r"\[0, 1\]"):
+            nca_alpha_curve(d_min, d_max, y, 1.0, [alpha])

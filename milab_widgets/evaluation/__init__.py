@@ -1,0 +1,1 @@
+"""Evaluation: splits, cross-validation protocols, fixed-parameter evaluation, result cache."""
