@@ -17,7 +17,6 @@ import html
 
 import ipywidgets as widgets
 import numpy as np
-from sklearn.preprocessing import StandardScaler
 
 from milab_widgets.charts import use_lab_charts
 from milab_widgets.charts.bag_distances import distance_heatmap_chart, nca_curve_chart
@@ -25,7 +24,8 @@ from milab_widgets.data import list_datasets, load_dataset
 from milab_widgets.evaluation.fixed_params import fold_accuracies, held_out_bag
 from milab_widgets.evaluation.neighbors_cv import SIGMA_GRID
 from milab_widgets.evaluation.splits import stratified_splits
-from milab_widgets.mil import bag_distances, nca_alpha_curve, tune_alpha_nca
+from milab_widgets.experiments.inth import DistanceSource
+from milab_widgets.mil import nca_alpha_curve, tune_alpha_nca
 from milab_widgets.mil.neighbors import SCALINGS, make_bag_classifier
 from milab_widgets.widgets.base import Panel, show_chart, show_chart_image, show_objects
 
@@ -184,9 +184,8 @@ class IntHPanel(Panel):
             with self.working(f"loading {key[0]} and computing its bag distances "
                               "(a few seconds for large datasets)"):
                 bags = load_dataset(key[0])
-                if key[1] == "standard":
-                    bags = bags.map_instances(StandardScaler().fit(bags.instances).transform)
-                self._distances[key] = (bags, bag_distances(bags))
+                all_bags = np.arange(len(bags))  # exploratory view: scaling fitted on all bags
+                self._distances[key] = (bags, DistanceSource(bags, key[1])(all_bags))
         return self._distances[key]
 
     def _estimator(self, alpha: float | None):

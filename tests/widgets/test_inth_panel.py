@@ -11,6 +11,7 @@ from milab_widgets.evaluation.fixed_params import fold_accuracies
 from milab_widgets.evaluation.neighbors_cv import grid_accuracies
 from milab_widgets.evaluation.splits import stratified_splits
 from milab_widgets.exceptions import DatasetUnavailableError
+from milab_widgets.experiments import inth as experiment
 from milab_widgets.mil import CitationKNN, bag_distances, nca_alpha_curve
 from milab_widgets.widgets import IntHPanel, inth
 
@@ -197,7 +198,7 @@ def test_changing_controls_does_not_recompute_instance_distances(monkeypatch):
         calls.append(bags.instances.std())
         return bag_distances(bags, *args, **kwargs)
 
-    monkeypatch.setattr(inth, "bag_distances", counting)
+    monkeypatch.setattr(experiment, "bag_distances", counting)
     panel = IntHPanel("musk1")
     panel.folds.value = 3
     panel.run()
