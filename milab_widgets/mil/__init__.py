@@ -4,6 +4,7 @@ from milab_widgets.mil.distances import (
     adapted_distance,
     bag_distances,
     integrated_distance,
+    metric_distance,
 )
 from milab_widgets.mil.nca import (
     golden_section_maximize,
@@ -20,6 +21,7 @@ __all__ = [
     "bag_distances",
     "golden_section_maximize",
     "integrated_distance",
+    "metric_distance",
     "nca_alpha_curve",
     "nca_objective",
     "tune_alpha_nca",

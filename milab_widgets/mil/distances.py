@@ -101,6 +101,32 @@ def adapted_distance(d_min, d_max, labels) -> np.ndarray:
     return np.where(labels[np.newaxis, :] == 1, d_min, d_max)
 
 
+def metric_distance(matrices, metric: str, *, alpha: float | None = None, labels=None):
+    """One metric's bag-distance matrix from the base matrices of :func:`bag_distances`.
+
+    Parameters
+    ----------
+    matrices : dict kind -> (n_rows, n_cols) array
+        Holding at least ``METRIC_INPUTS[metric]``.
+    metric : {"min", "max", "average", "integrated", "adapted"}
+    alpha : float
+        The weight of d_minH, for "integrated".
+    labels : (n_cols,) array
+        The column bags' labels, for "adapted" (see :func:`adapted_distance`).
+    """
+    if metric not in METRIC_INPUTS:
+        raise InputError(f"metric={metric!r} is not one of {list(METRIC_INPUTS)}.")
+    if metric == "integrated":
+        if alpha is None:
+            raise InputError("the integrated distance needs alpha (tune it with tune_alpha_nca).")
+        return integrated_distance(matrices["min"], matrices["max"], alpha)
+    if metric == "adapted":
+        if labels is None:
+            raise InputError("the adapted distance needs the column bags' labels.")
+        return adapted_distance(matrices["min"], matrices["max"], labels)
+    return np.asarray(matrices[metric])
+
+
 def _check_kinds(kinds) -> tuple:
     kinds = (kinds,) if isinstance(kinds, str) else tuple(kinds)
     unknown = [kind for kind in kinds if kind not in BASE_KINDS]

@@ -17,12 +17,7 @@ from sklearn.utils.validation import check_is_fitted
 
 from milab_widgets.data.bags import BagDataset
 from milab_widgets.exceptions import InputError
-from milab_widgets.mil.distances import (
-    METRIC_INPUTS,
-    adapted_distance,
-    bag_distances,
-    integrated_distance,
-)
+from milab_widgets.mil.distances import METRIC_INPUTS, bag_distances, metric_distance
 from milab_widgets.mil.nca import tune_alpha_nca
 from milab_widgets.mil.validation import (
     check_bags,
@@ -131,13 +126,11 @@ class _BagNeighborsClassifier(ClassifierMixin, BaseEstimator):
         """This metric's matrix from the base matrices."""
         if self.metric == "precomputed":
             return matrices
-        if self.metric == "integrated":
-            return integrated_distance(matrices["min"], matrices["max"], self.alpha_)
-        if self.metric == "adapted":
-            adapted = adapted_distance(matrices["min"], matrices["max"], self.y_)
-            # Training rows rank their own neighbours: their own label picks the distance.
-            return adapted.T if rows_are_training else adapted
-        return matrices[self.metric]
+        combined = metric_distance(matrices, self.metric, alpha=getattr(self, "alpha_", None),
+                                   labels=self.y_)
+        if self.metric == "adapted" and rows_are_training:
+            return combined.T  # training rows rank their own neighbours: their label decides
+        return combined
 
     def _fit_neighborhood(self) -> None:
         if self._n_references() > self.n_train_:

@@ -25,7 +25,7 @@ from milab_widgets.evaluation.fixed_params import fold_accuracies, held_out_bag
 from milab_widgets.evaluation.neighbors_cv import SIGMA_GRID
 from milab_widgets.evaluation.splits import stratified_splits
 from milab_widgets.experiments.inth import DistanceSource
-from milab_widgets.mil import nca_alpha_curve, tune_alpha_nca
+from milab_widgets.mil import metric_distance, nca_alpha_curve, tune_alpha_nca
 from milab_widgets.mil.neighbors import SCALINGS, make_bag_classifier
 from milab_widgets.widgets.base import Panel, show_chart, show_chart_image, show_objects
 
@@ -225,8 +225,7 @@ class IntHPanel(Panel):
         label = "NCA-tuned α" if self.alpha_mode.value == "nca" else "α by hand"
         self.curve_chart = nca_curve_chart(CURVE_ALPHAS, curve, alpha, value, sigma,
                                            chosen_label=label)
-        # The classifier's own bag x bag matrix of its metric (adapted: column labels decide).
-        metric_matrix = self._estimator(alpha).fit(matrices, y).query_distances(matrices)
+        metric_matrix = metric_distance(matrices, self.distance.value, alpha=alpha, labels=y)
         self.heatmap_chart = distance_heatmap_chart(metric_matrix, y, self._heatmap_title(alpha))
         show_chart(self.curve_output, self.curve_chart)
         show_chart_image(self.heatmap_output, self.heatmap_chart)

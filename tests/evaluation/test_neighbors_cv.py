@@ -9,14 +9,8 @@ from milab_widgets.evaluation.neighbors_cv import (
     select_parameters,
 )
 from milab_widgets.evaluation.splits import stratified_splits, subset
-from milab_widgets.mil import CitationKNN, bag_distances, tune_alpha_nca
-from tests.mil.conftest import bags_with_a_concept
+from milab_widgets.mil import CitationKNN, tune_alpha_nca
 
-
-@pytest.fixture(scope="module")
-def problem():
-    bags = bags_with_a_concept(11, n_bags=36, concept_shift=25.0)
-    return bag_distances(bags), bags.labels
 
 
 def test_splits_are_stratified_partitions(problem):

@@ -4,7 +4,7 @@ import pytest
 import milab_widgets.core.hausdorff as hausdorff_module
 from milab_widgets.data.bags import BagDataset
 from milab_widgets.exceptions import InputError
-from milab_widgets.mil import adapted_distance, bag_distances, integrated_distance
+from milab_widgets.mil import adapted_distance, bag_distances, integrated_distance, metric_distance
 
 from .conftest import brute_force_distances, random_bags
 
@@ -106,3 +106,16 @@ def test_musk1_equals_brute_force(require_dataset):
         np.testing.assert_allclose(fast[kind], slow[kind], rtol=1e-8, atol=1e-4)
     full = bag_distances(musk1)
     np.testing.assert_allclose(full["min"][::3], fast["min"], rtol=1e-8, atol=1e-4)
+
+
+def test_metric_distance_combines_the_base_matrices(small_bags):
+    d = bag_distances(small_bags)
+    labels = small_bags.labels
+    np.testing.assert_array_equal(metric_distance(d, "average"), d["average"])
+    np.testing.assert_array_equal(metric_distance(d, "integrated", alpha=0.2),
+                                  integrated_distance(d["min"], d["max"], 0.2))
+    np.testing.assert_array_equal(metric_distance(d, "adapted", labels=labels),
+                                  np.where(labels[None, :] == 1, d["min"], d["max"]))
+    for metric, message in [("integrated", "alpha"), ("adapted", "labels"), ("euclid", "metric")]:
+        with pytest.raises(InputError, match=message):
+            metric_distance(d, metric)
