@@ -1,8 +1,9 @@
 """The dataset registry: what each benchmark is, where its files come from, how to read it.
 
-A dataset is one :class:`DatasetSpec` entry (in its kind's tuple, e.g. ``_MIL_DATASETS``,
-which :data:`REGISTRY` indexes) plus a loader function in :mod:`milab_widgets.data.loaders`.
-Relative paths equal the layout of the project's shared benchmark folder, so
+A dataset is one :class:`DatasetSpec` entry in its kind's tuple -- ``_MIL_DATASETS`` here,
+``ONECLASS_DATASETS`` in :mod:`~milab_widgets.data.uci_sources`, ``MULTILABEL_DATASETS`` in
+:mod:`~milab_widgets.data.multilabel_sources` -- which :data:`REGISTRY` indexes, plus its
+loader function. Relative paths equal the layout of the project's shared benchmark folder, so
 ``MILAB_DATA_HOME=<that folder>`` makes every dataset available exactly as ``milab fetch
 NAME`` would. Nothing here touches the disk or the network: finding files is
 :mod:`milab_widgets.data.home`, downloading them is :mod:`milab_widgets.data.fetch`.
@@ -11,108 +12,18 @@ NAME`` would. Nothing here touches the disk or the network: finding files is
 from __future__ import annotations
 
 import difflib
-from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Iterable, Mapping
 from functools import partial
-from pathlib import Path
 from types import MappingProxyType
-from typing import Any
 
 from milab_widgets.data import loaders
+from milab_widgets.data.multilabel_sources import MULTILABEL_DATASETS
+from milab_widgets.data.specs import DataFile, DatasetSpec, Loader, PackageSource
+from milab_widgets.data.uci_sources import ONECLASS_DATASETS
 from milab_widgets.exceptions import UnknownDatasetError
 
-#: ``loader(paths, name)``: the located files (in ``DatasetSpec.files`` order) -> a dataset.
-Loader = Callable[[Sequence[Path], str], Any]
-
-
-@dataclass(frozen=True)
-class DataFile:
-    """One file of a dataset.
-
-    Parameters
-    ----------
-    relpath : str
-        Path below the data home, with forward slashes (e.g. ``"mil/fte.zip"``).
-    sha256 : str
-        Hex digest every copy must match.
-    url : str or None
-        Where ``milab fetch`` downloads it from by default (None: no public download).
-    """
-
-    relpath: str
-    sha256: str
-    url: str | None = None
-
-    @property
-    def file_name(self) -> str:
-        return self.relpath.rsplit("/", 1)[-1]
-
-
-@dataclass(frozen=True)
-class PackageSource:
-    """An installed Python package that ships a dataset's files.
-
-    A file ``DataFile("mil/musk1.csv", ...)`` is found at
-    ``importlib.resources.files(package) / folder / "musk1.csv"``.
-
-    Parameters
-    ----------
-    package : str
-        Importable package holding the files; only its (empty) ``__init__`` modules are
-        imported, never the rest of the distribution.
-    folder : str
-        Sub-folder of ``package`` holding the files.
-    install : str
-        The command that installs it, for error messages.
-    """
-
-    package: str
-    folder: str
-    install: str
-
-
-@dataclass(frozen=True)
-class DatasetSpec:
-    """Everything the library knows about one dataset without reading it.
-
-    Parameters
-    ----------
-    name : str
-        Lower-case registry key (``load_dataset`` matches case-insensitively).
-    kind : str
-        ``"mil"`` (bags, :class:`~milab_widgets.data.bags.BagDataset`); other kinds add
-        their own containers.
-    files : tuple of DataFile
-        The files the loader reads.
-    source_url : str
-        Where the data was obtained (provenance, shown in tables and errors).
-    citation : str
-        The paper(s) to cite when using the data.
-    description : str
-        What the data is, and its caveats.
-    loader : callable
-        ``loader(paths, name)`` -> dataset, with ``paths`` in ``files`` order.
-    package_source : PackageSource or None
-        An installed package that also ships the files (used when the data home lacks them).
-    how_to_get : str
-        Another way to get the files, beyond ``milab fetch NAME`` (shown in errors).
-    counts : mapping of str to int
-        Recorded shape of the data (for ``mil``: bags, instances, features, positives,
-        negatives), so tables need not load every dataset; tests check them against the
-        loaded data.
-    """
-
-    name: str
-    kind: str
-    files: tuple[DataFile, ...]
-    source_url: str
-    citation: str
-    description: str
-    loader: Loader
-    package_source: PackageSource | None = None
-    how_to_get: str = ""
-    counts: Mapping[str, int] = field(default_factory=dict, hash=False)
-
+__all__ = ["REGISTRY", "DataFile", "DatasetSpec", "Loader", "PackageSource", "dataset_names",
+           "get_spec"]
 
 # -- sources ---------------------------------------------------------------------------------
 _MIL_PACKAGE = PackageSource(
@@ -239,7 +150,9 @@ def _index(specs: Iterable[DatasetSpec]) -> dict[str, DatasetSpec]:
 
 #: Every known dataset by (lower-case) name. Tests may add entries with
 #: ``monkeypatch.setitem(REGISTRY, spec.name, spec)``.
-REGISTRY: dict[str, DatasetSpec] = _index(_MIL_DATASETS)
+REGISTRY: dict[str, DatasetSpec] = _index(
+    _MIL_DATASETS + ONECLASS_DATASETS + MULTILABEL_DATASETS
+)
 
 
 def dataset_names() -> list[str]:

@@ -7,9 +7,15 @@ from __future__ import annotations
 
 from importlib import import_module
 
-__all__ = ["IntHPanel", "Panel"]
-
-_HOMES = {"IntHPanel": "milab_widgets.widgets.inth", "Panel": "milab_widgets.widgets.base"}
+_HOMES = {
+    "Panel": "milab_widgets.widgets.base",
+    "IntHPanel": "milab_widgets.widgets.inth",
+    "CDVSEPanel": "milab_widgets.widgets.cdvse",
+    "MFSEFPanel": "milab_widgets.widgets.mfsef",
+    "TwoViewPanel": "milab_widgets.widgets.twoview",
+    "LSkMDDMPanel": "milab_widgets.widgets.lskmddm",
+}
+__all__ = list(_HOMES)
 
 
 def __getattr__(name: str):
