@@ -29,11 +29,19 @@ def packaged_bytes(name):
 
 
 # -- registry --------------------------------------------------------------------------------
-def test_registry_holds_the_mil_benchmarks():
-    assert dataset_names() == MIL_NAMES
+def test_every_spec_records_provenance_checksums_and_counts():
     for spec in REGISTRY.values():
-        assert spec.kind == "mil" and spec.citation and spec.source_url.startswith("https://")
-        assert all(len(f.sha256) == 64 and f.url.startswith("https://") for f in spec.files)
+        assert spec.kind in {"mil", "oneclass", "multilabel"}, spec.name
+        assert spec.citation and spec.source_url.startswith("https://"), spec.name
+        assert spec.files and all(len(f.sha256) == 64 for f in spec.files), spec.name
+        assert spec.counts, spec.name
+
+
+def test_registry_holds_the_mil_benchmarks():
+    mil_specs = [spec for spec in REGISTRY.values() if spec.kind == "mil"]
+    assert [spec.name for spec in mil_specs] == MIL_NAMES == dataset_names()[:len(MIL_NAMES)]
+    for spec in mil_specs:
+        assert all(f.url.startswith("https://") for f in spec.files)
         assert set(spec.counts) == {"bags", "instances", "features", "positives", "negatives"}
         assert spec.counts["positives"] + spec.counts["negatives"] == spec.counts["bags"]
 
@@ -173,10 +181,12 @@ def test_recorded_counts_match_the_loaded_data(require_dataset, name):
 
 def test_list_datasets_on_a_fresh_install(empty_data_home):
     table = list_datasets()
-    assert list(table.columns) == ["name", "kind", "bags", "instances", "features", "positives",
-                                   "negatives", "available", "where", "source"]
-    assert table["name"].tolist() == MIL_NAMES
-    rows = table.set_index("name")
+    assert list(table.columns[:7]) == ["name", "kind", "bags", "instances", "features",
+                                       "positives", "negatives"]
+    assert list(table.columns[-3:]) == ["available", "where", "source"]
+    assert table["name"].tolist() == dataset_names()
+    rows = table[table.kind == "mil"].set_index("name")
+    assert rows.index.tolist() == MIL_NAMES
     assert rows.loc["musk2", ["bags", "instances", "features"]].tolist() == [102, 6598, 166]
     assert rows["available"].tolist() == [True] * 4 + [False] * 2
     assert rows.loc["fox", "where"] == "missing" and rows.loc["musk1", "where"] == "package"
@@ -189,6 +199,7 @@ def test_list_datasets_with_everything_in_the_data_home(empty_data_home):
         target.parent.mkdir(parents=True, exist_ok=True)
         target.write_bytes(b"")  # where() checks presence only; load_dataset verifies
     (empty_data_home / "mil" / "fte.zip").write_bytes(b"")
-    assert list_datasets()["where"].tolist() == ["data home"] * 6
+    table = list_datasets()
+    assert table[table.kind == "mil"]["where"].tolist() == ["data home"] * 6
     with pytest.raises(ChecksumError):
         load_dataset("fox")

@@ -1,0 +1,107 @@
+"""Speed of the CDVSE building blocks against peers, measured in one run (ratios, not seconds).
+
+1. SVDD fit (our numba SMO solver) against scikit-learn's OneClassSVM (LIBSVM) on the same
+   data, same tolerance (tol = 1e-3, both in LIBSVM's units) and the equivalent parameters
+   (nu = 1 / (C n), gamma = zeta), n = 500 ... 5000 samples of a seeded 10-D Gaussian
+   mixture, nu = 0.1. Also the largest difference of the duals (alpha vs dual_coef_ / (nu n)).
+   Goal (issue 3): at most 1.0x OneClassSVM's time at n = 2000.
+2. CDVSE end to end on each UCI training set of the seed's protocol (70 % of the normal
+   samples and 0.5 % of the outliers, scaled to [0, 1]): fitting M = 50 bootstrap SVDDs, the
+   half-quadratic weighting (T = 20) and predicting the test set, against Bagging with the
+   same base SVDDs (the weighting's extra cost).
+
+Run: MILAB_DATA_HOME=<data> python benchmarks/bench_cdvse.py [--repeats N] [--json out.json]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+from pathlib import Path
+
+import numpy as np
+from sklearn.preprocessing import MinMaxScaler
+from sklearn.svm import OneClassSVM
+from threadpoolctl import threadpool_limits
+
+from bench_inth import best_time  # this script's folder is on sys.path when run as a script
+
+from milab_widgets.data import load_dataset
+from milab_widgets.data.uci_sources import ONECLASS_DATASETS
+from milab_widgets.experiments.cdvse import split_train_test
+from milab_widgets.oneclass import SVDD, BaggingSVDD, CDVSESVDD
+
+SIZES = (500, 1000, 2000, 5000)
+NU = 0.1
+
+
+def mixture(n: int, d: int = 10, seed: int = 0) -> np.ndarray:
+    rng = np.random.default_rng(seed)
+    centres = rng.normal(0, 2, (3, d))
+    return centres[rng.integers(0, 3, n)] + rng.normal(size=(n, d))
+
+
+def svdd_against_libsvm(repeats: int) -> list[dict]:
+    rows = []
+    for n in SIZES:
+        X = mixture(n)
+        C, gamma = 1.0 / (NU * n), 1.0 / X.shape[1]
+        ours = SVDD(C=C, gamma=gamma, tol=1e-3)
+        peer = OneClassSVM(nu=NU, gamma=gamma, tol=1e-3)
+        ours_s = best_time(lambda: ours.fit(X), repeats)
+        peer_s = best_time(lambda: peer.fit(X), repeats)
+        duals = np.zeros(n)
+        duals[peer.support_] = peer.dual_coef_.ravel() * C
+        rows.append({"n": n, "svdd_seconds": ours_s, "oneclass_svm_seconds": peer_s,
+                     "ratio": ours_s / peer_s,
+                     "max_dual_difference": float(abs(ours.alpha_ - duals).max())})
+    return rows
+
+
+def cdvse_per_dataset(repeats: int) -> list[dict]:
+    rows = []
+    for spec in ONECLASS_DATASETS:
+        data = load_dataset(spec.name)
+        train, test = split_train_test(data.y, np.random.default_rng(0))
+        scaler = MinMaxScaler().fit(data.X[train])
+        X_train, X_test = scaler.transform(data.X[train]), scaler.transform(data.X[test])
+        setting = {"n_estimators": 50, "C": 0.1, "gamma": 1.0, "random_state": 0}
+
+        def cdvse():
+            CDVSESVDD(sigma=0.3, **setting).fit(X_train).predict(X_test)
+
+        def bagging():
+            BaggingSVDD(**setting).fit(X_train).predict(X_test)
+
+        cdvse_s, bagging_s = best_time(cdvse, repeats), best_time(bagging, repeats)
+        rows.append({"dataset": spec.name, "train": len(train), "test": len(test),
+                     "cdvse_seconds": cdvse_s, "bagging_seconds": bagging_s,
+                     "cdvse_over_bagging": cdvse_s / bagging_s})
+    return rows
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--repeats", type=int, default=5)
+    parser.add_argument("--json", type=Path, help="also write the results here")
+    args = parser.parse_args()
+    SVDD(C=0.1, gamma=1.0).fit(mixture(50))  # compile (or load the numba cache) first
+    with threadpool_limits(limits=1, user_api="blas"):  # both sides single-threaded
+        solver = svdd_against_libsvm(args.repeats)
+        ensembles = cdvse_per_dataset(max(1, args.repeats // 2))
+    print(f"SVDD fit vs OneClassSVM (tol 1e-3, nu = {NU}, 10-D mixture), best of {args.repeats}:")
+    for row in solver:
+        print(f"  n = {row['n']:5d}: ours {1e3 * row['svdd_seconds']:7.1f} ms, OneClassSVM "
+              f"{1e3 * row['oneclass_svm_seconds']:7.1f} ms -> ratio {row['ratio']:.2f} "
+              f"(max |dual difference| {row['max_dual_difference']:.1e})")
+    print("CDVSE end to end (M = 50 bootstrap SVDDs + weighting + test predictions):")
+    for row in ensembles:
+        print(f"  {row['dataset']:16s} train {row['train']:4d}: "
+              f"CDVSE {row['cdvse_seconds']:.3f} s, "
+              f"Bagging {row['bagging_seconds']:.3f} s -> {row['cdvse_over_bagging']:.2f}x")
+    if args.json:
+        args.json.write_text(json.dumps({"svdd": solver, "cdvse": ensembles}, indent=2))
+
+
+if __name__ == "__main__":
+    main()

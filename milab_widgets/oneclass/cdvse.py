@@ -1,0 +1,183 @@
+"""CDVSE: selective ensemble of SVDDs by correntropy and distance variance (seed 002).
+
+M bootstrap SVDDs with radii r_k and centres a_k; d_k(x_n) = ||phi(x_n) - a_k|| on the N
+training samples (seed eq. 15), d_n = (d_1(x_n), ..., d_M(x_n)). The weights w >= 0 maximise
+(seed eq. 17)
+
+    J(w) = 1/M sum_k exp(-(r_k - w.r)^2 / (2 sigma^2))           correntropy: compactness
+           - lambda sum_i sum_n (d_i(x_n) - w.d_n)^2               distance variance
+           - gamma ||w||_1                                         sparsity
+
+by half-quadratic optimisation (He et al. 2011), from w = 1/M, alternating for T_max steps
+
+    (a) p_k = -exp(-(r_k - w.r)^2 / (2 sigma^2))                  (seed eq. 20), and
+    (b) w = argmax_{w >= 0} 1/(2 sigma^2 M) sum_k p_k (r_k - w.r)^2
+                            - lambda sum_n sum_i (d_i(x_n) - w.d_n)^2 - gamma 1.w .
+
+Step (b) is the concave quadratic -1/2 w^T H w + b^T w + const with
+
+    H = 2 lambda M sum_n d_n d_n^T - (sum_k p_k) / (sigma^2 M) r r^T       (PSD: p_k < 0)
+    b = -(sum_k p_k r_k) / (sigma^2 M) r + 2 lambda sum_n (1.d_n) d_n - gamma 1,
+
+whose stationary point H w = b is the seed's garbled eq. 22 re-derived. The seed drops
+w >= 0 when solving; here it is honoured exactly by a non-negative QP solver (active set),
+so every step maximises the surrogate over the feasible set and J(w) never decreases:
+J(w_t) = F(w_t, p_{t+1}) <= F(w_{t+1}, p_{t+1}) <= J(w_{t+1}), F being the half-quadratic
+surrogate (seed eq. 19), which lies below J for every p and touches it at (a).
+
+Selection: base SVDDs with w_k < 1/M are dropped (if none reaches 1/M, the largest weight
+is kept). Decision: x is normal iff sum_{k kept} w_k d_k(x) <= sum_{k kept} w_k r_k.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from milab_widgets.exceptions import InputError
+from milab_widgets.oneclass.ensembles import _SphereEnsemble, fit_bootstrap_spheres
+from milab_widgets.oneclass.qp import nonnegative_qp
+from milab_widgets.oneclass.spheres import Spheres
+from milab_widgets.oneclass.validation import check_positive_float, check_positive_int
+
+__all__ = ["CDVSESVDD", "auxiliary_weights", "cdvse_objective", "distance_moments",
+           "half_quadratic_weights", "surrogate_qp"]
+
+
+def cdvse_objective(w, radii, distances, sigma, lam, gamma_l1) -> float:
+    """J(w) of seed eq. 17; ``distances`` is the (N, M) matrix d_k(x_n)."""
+    compactness = np.mean(np.exp(-((radii - w @ radii) ** 2) / (2.0 * sigma**2)))
+    spread = distances - (distances @ w)[:, None]
+    return float(compactness - lam * np.sum(spread**2) - gamma_l1 * np.abs(w).sum())
+
+
+def auxiliary_weights(w, radii, sigma) -> np.ndarray:
+    """p_k = -exp(-(r_k - w.r)^2 / (2 sigma^2)) (seed eq. 20): the half-quadratic step (a)."""
+    return -np.exp(-((radii - w @ radii) ** 2) / (2.0 * sigma**2))
+
+
+def surrogate_qp(p, radii, gram, spread, sigma, lam, gamma_l1) -> tuple[np.ndarray, np.ndarray]:
+    """(H, b) of step (b): the surrogate is -1/2 w^T H w + b^T w + const.
+
+    ``gram`` = sum_n d_n d_n^T and ``spread`` = sum_n (1.d_n) d_n do not change with p,
+    so they are computed once per fit (:func:`distance_moments`).
+    """
+    size = len(radii)
+    scale = 1.0 / (sigma**2 * size)
+    H = 2.0 * lam * size * gram - scale * p.sum() * np.outer(radii, radii)
+    b = -scale * (p @ radii) * radii + 2.0 * lam * spread - gamma_l1
+    return H, b
+
+
+def distance_moments(distances) -> tuple[np.ndarray, np.ndarray]:
+    """(sum_n d_n d_n^T, sum_n (1.d_n) d_n) of the (N, M) distance matrix."""
+    return distances.T @ distances, distances.T @ distances.sum(axis=1)
+
+
+def half_quadratic_weights(radii, distances, sigma, lam=1.0, gamma_l1=1.0, max_iter=20):
+    """Algorithm 1, step 3: ``max_iter`` half-quadratic steps from w = 1/M.
+
+    Returns (w, history), history[t] = J after t steps (history[0] at w = 1/M).
+    """
+    w = np.full(len(radii), 1.0 / len(radii))
+    gram, spread = distance_moments(distances)
+    history = [cdvse_objective(w, radii, distances, sigma, lam, gamma_l1)]
+    for _ in range(max_iter):
+        p = auxiliary_weights(w, radii, sigma)
+        H, b = surrogate_qp(p, radii, gram, spread, sigma, lam, gamma_l1)
+        w = nonnegative_qp(H, b, start=w)
+        history.append(cdvse_objective(w, radii, distances, sigma, lam, gamma_l1))
+    return w, np.array(history)
+
+
+def selected_spheres(weights) -> np.ndarray:
+    """Indices with w_k >= 1/M; the largest weight alone when none qualifies."""
+    kept = np.flatnonzero(weights >= 1.0 / len(weights))
+    return kept if len(kept) else np.array([int(np.argmax(weights))])
+
+
+class CDVSESVDD(_SphereEnsemble):
+    """Selective SVDD ensemble by correntropy and distance variance (CDVSE-SVDDs, seed 002).
+
+    Parameters
+    ----------
+    n_estimators : int, default=50
+        M, the number of bootstrap base SVDDs before selection.
+    C, gamma, tol :
+        The base SVDDs' parameters, as for :class:`~milab_widgets.oneclass.SVDD` (gamma is
+        the seed's zeta).
+    sigma : float, default=0.3
+        Width of the correntropy kernel on the radii.
+    lam : float, default=1.0
+        lambda, weight of the distance-variance term.
+    gamma_l1 : float, default=1.0
+        gamma of the seed, weight of the l1 penalty (named apart from the kernel's gamma).
+    max_iter : int, default=20
+        T_max, the half-quadratic steps.
+    random_state : int, Generator or None
+        Seeds the bootstrap samples (the same seed gives BaggingSVDD's base SVDDs).
+
+    Attributes
+    ----------
+    spheres_ : Spheres
+        All M base SVDDs.
+    weights_ : ndarray of shape (M,)
+        The optimised w (>= 0).
+    selected_ : ndarray of int
+        Indices of the kept base SVDDs (w_k >= 1/M).
+    objective_ : ndarray of shape (max_iter + 1,)
+        J(w) from w = 1/M through every half-quadratic step (non-decreasing).
+    kept_spheres_ : Spheres
+        The kept base SVDDs, in ``selected_`` order.
+    ensemble_radius_ : float
+        sum_{k kept} w_k r_k.
+
+    References
+    ----------
+    Xing, H.-J., & Wei, Y.-L. (2016). Selective ensemble of SVDDs based on correntropy and
+    distance variance. Computer Science (Jisuanji Kexue), 43(5), 252-256.
+    He, R., Hu, B.-G., Zheng, W.-S., & Kong, X.-W. (2011). Robust principal component
+    analysis based on maximum correntropy criterion. IEEE Trans. Image Processing, 20(6).
+    """
+
+    def __init__(self, n_estimators: int = 50, C: float = 1.0, gamma: float = 1.0,
+                 sigma: float = 0.3, lam: float = 1.0, gamma_l1: float = 1.0,
+                 max_iter: int = 20, tol: float = 1e-3, random_state=None):
+        self.n_estimators = n_estimators
+        self.C = C
+        self.gamma = gamma
+        self.sigma = sigma
+        self.lam = lam
+        self.gamma_l1 = gamma_l1
+        self.max_iter = max_iter
+        self.tol = tol
+        self.random_state = random_state
+
+    def fit(self, X, y=None, spheres: Spheres | None = None):
+        """Fit M bootstrap SVDDs (or reuse ``spheres`` fitted on the same X, e.g. a
+        BaggingSVDD's ``spheres_``), then weight and select them; ``y`` is ignored."""
+        X, C, gamma, tol, n_estimators = self._checked_data(X)
+        sigma = check_positive_float(self.sigma, "sigma")
+        lam, gamma_l1 = _non_negative(self.lam, "lam"), _non_negative(self.gamma_l1, "gamma_l1")
+        steps = check_positive_int(self.max_iter, "max_iter")
+        if spheres is None:
+            spheres = fit_bootstrap_spheres(X, C, gamma, tol, n_estimators, self.random_state)
+        self.spheres_ = spheres
+        self.weights_, self.objective_ = half_quadratic_weights(
+            spheres.radii, spheres.distances(X), sigma, lam, gamma_l1, steps)
+        self.selected_ = selected_spheres(self.weights_)
+        self.kept_spheres_ = spheres.subset(self.selected_)
+        self.ensemble_radius_ = float(self.weights_[self.selected_] @ self.kept_spheres_.radii)
+        return self
+
+    def decision_function(self, X) -> np.ndarray:
+        """sum_{k kept} w_k (r_k - d_k(x)): >= 0 means normal."""
+        X = self._query(X)
+        distances = self.kept_spheres_.distances(X)
+        return self.ensemble_radius_ - distances @ self.weights_[self.selected_]
+
+
+def _non_negative(value, name: str) -> float:
+    number = float(value) if isinstance(value, (int, float, np.floating, np.integer)) else np.nan
+    if not np.isfinite(number) or number < 0:
+        raise InputError(f"{name} must be a finite number >= 0, got {value!r}.")
+    return number

@@ -1,0 +1,184 @@
+"""The seed's baseline SVDD ensembles: Bagging (majority vote) and AdaBoost.
+
+Both share the base SVDDs' parameters C and gamma (zeta) with the single SVDD and keep
+their spheres in one :class:`~milab_widgets.oneclass.spheres.Spheres`, so predicting costs
+one kernel block against the union of the support vectors.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from sklearn.base import BaseEstimator, OutlierMixin
+from sklearn.utils.validation import check_is_fitted
+
+from milab_widgets.oneclass.spheres import Spheres, bootstrap_counts, fit_sphere
+from milab_widgets.oneclass.validation import (
+    check_C,
+    check_labels,
+    check_positive_float,
+    check_positive_int,
+    check_samples,
+)
+
+__all__ = ["AdaBoostSVDD", "BaggingSVDD"]
+
+#: AdaBoost's error floor: a base SVDD without training errors gets the vote weight
+#: 0.5 ln((1 - e) / e) of this error (about 11.5) and ends the boosting.
+MIN_ERROR = 1e-10
+
+
+class _SphereEnsemble(OutlierMixin, BaseEstimator):
+    """Parameter checks, fitted-state access and the +1/-1 rule shared by the ensembles."""
+
+    def _checked_data(self, X):
+        """Validated X plus C, gamma, tol and the number of base SVDDs."""
+        X = check_samples(X)
+        C = check_C(self.C, np.ones(len(X)))
+        return (X, C, check_positive_float(self.gamma, "gamma"),
+                check_positive_float(self.tol, "tol"),
+                check_positive_int(self.n_estimators, "n_estimators"))
+
+    def _query(self, X) -> np.ndarray:
+        check_is_fitted(self, "spheres_")
+        return check_samples(X, n_features=self.spheres_.support_vectors.shape[1])
+
+    def predict(self, X) -> np.ndarray:
+        """+1 (normal) where the decision function is >= 0, else -1 (outlier)."""
+        return np.where(self.decision_function(X) >= 0, 1, -1)
+
+
+def fit_bootstrap_spheres(X, C, gamma, tol, n_estimators, random_state) -> Spheres:
+    """``n_estimators`` SVDDs, each on a bootstrap sample of X's rows (size n, drawn with
+    replacement by ``np.random.default_rng(random_state)``)."""
+    counts = bootstrap_counts(len(X), n_estimators, np.random.default_rng(random_state))
+    return Spheres.from_solutions(X, [fit_sphere(X, gamma, C, weights, tol) for weights in counts],
+                                  gamma)
+
+
+class BaggingSVDD(_SphereEnsemble):
+    """Bagging ensemble of SVDDs: M bootstrap SVDDs, majority vote.
+
+    Each base SVDD is fitted to a bootstrap sample (n rows drawn with replacement) with the
+    same C and gamma; x is normal when at least half of the spheres hold it (a tie counts
+    as normal).
+
+    Parameters
+    ----------
+    n_estimators : int, default=50
+        M, the number of base SVDDs.
+    C, gamma, tol :
+        As for :class:`~milab_widgets.oneclass.SVDD` (gamma is the seed's zeta).
+    random_state : int, Generator or None
+        Seeds the bootstrap samples; equal seeds give equal ensembles.
+
+    Attributes
+    ----------
+    spheres_ : Spheres
+        The base SVDDs.
+
+    References
+    ----------
+    Breiman, L. (1996). Bagging predictors. Machine Learning, 24(2), 123-140.
+    Tax, D. M. J., & Duin, R. P. W. (2001). Combining one-class classifiers. MCS 2001.
+    """
+
+    def __init__(self, n_estimators: int = 50, C: float = 1.0, gamma: float = 1.0,
+                 tol: float = 1e-3, random_state=None):
+        self.n_estimators = n_estimators
+        self.C = C
+        self.gamma = gamma
+        self.tol = tol
+        self.random_state = random_state
+
+    def fit(self, X, y=None):
+        """Fit the M bootstrap SVDDs; ``y`` is ignored."""
+        X, C, gamma, tol, n_estimators = self._checked_data(X)
+        self.spheres_ = fit_bootstrap_spheres(X, C, gamma, tol, n_estimators, self.random_state)
+        return self
+
+    def decision_function(self, X) -> np.ndarray:
+        """(votes for normal - votes for outlier) / M, in [-1, 1]."""
+        X = self._query(X)
+        return 2.0 * self.spheres_.inside(X).mean(axis=1) - 1.0
+
+
+class AdaBoostSVDD(_SphereEnsemble):
+    """AdaBoost (discrete, Freund & Schapire 1997) over sample-weighted SVDDs.
+
+    Round m fits an SVDD to all training rows with bounds C_i = C n w_i (w: the boosting
+    weights, sum 1, uniform at first, so round 1 is the single SVDD) and measures its
+    weighted training error e_m against the labels y (+1 normal, -1 outlier: the training
+    set's few outliers and the normal samples it rejects are its errors). With
+    a_m = 1/2 ln((1 - e_m) / e_m) the weights of misclassified rows grow by exp(a_m), those
+    of the others shrink by exp(-a_m), and w is renormalised. Boosting stops early when
+    e_m >= 1/2 (that SVDD is dropped, unless it is the first: then it alone decides, with
+    a_1 = 1) or when e_m = 0 (it is kept with the weight of e = 1e-10). The ensemble says
+    normal when sum_m a_m h_m(x) >= 0.
+
+    Parameters
+    ----------
+    n_estimators : int, default=50
+        The most boosting rounds M.
+    C, gamma, tol :
+        As for :class:`~milab_widgets.oneclass.SVDD` (gamma is the seed's zeta).
+
+    Attributes
+    ----------
+    spheres_ : Spheres
+        The base SVDDs kept.
+    estimator_weights_ : ndarray
+        a_m of each kept SVDD.
+    estimator_errors_ : ndarray
+        e_m of each round run (including a final dropped one).
+
+    References
+    ----------
+    Freund, Y., & Schapire, R. E. (1997). A decision-theoretic generalization of on-line
+    learning and an application to boosting. J. Computer and System Sciences, 55, 119-139.
+    """
+
+    def __init__(self, n_estimators: int = 50, C: float = 1.0, gamma: float = 1.0,
+                 tol: float = 1e-3):
+        self.n_estimators = n_estimators
+        self.C = C
+        self.gamma = gamma
+        self.tol = tol
+
+    def fit(self, X, y=None):
+        """Boost on X with labels y (+1/-1; None: every row normal)."""
+        X, C, gamma, tol, n_rounds = self._checked_data(X)
+        y = np.ones(len(X), dtype=np.int64) if y is None else check_labels(y, len(X))
+        weights = np.full(len(X), 1.0 / len(X))
+        solutions, vote_weights, errors = [], [], []
+        for _ in range(n_rounds):
+            solution = fit_sphere(X, gamma, C, len(X) * weights, tol)
+            wrong = _sphere_predictions(X, solution, gamma) != y
+            error = float(weights[wrong].sum())
+            errors.append(error)
+            if error >= 0.5:
+                if not solutions:
+                    solutions, vote_weights = [solution], [1.0]
+                break
+            error = max(error, MIN_ERROR)
+            vote = 0.5 * np.log((1.0 - error) / error)
+            solutions.append(solution)
+            vote_weights.append(vote)
+            if error <= MIN_ERROR:
+                break
+            weights = weights * np.exp(np.where(wrong, vote, -vote))
+            weights /= weights.sum()
+        self.spheres_ = Spheres.from_solutions(X, solutions, gamma)
+        self.estimator_weights_ = np.array(vote_weights)
+        self.estimator_errors_ = np.array(errors)
+        return self
+
+    def decision_function(self, X) -> np.ndarray:
+        """sum_m a_m h_m(x) / sum_m a_m, in [-1, 1]."""
+        X = self._query(X)
+        votes = np.where(self.spheres_.inside(X), 1.0, -1.0)
+        return votes @ self.estimator_weights_ / self.estimator_weights_.sum()
+
+
+def _sphere_predictions(X, solution, gamma) -> np.ndarray:
+    """+1/-1 of one solved sphere on the rows it was fitted to."""
+    return np.where(Spheres.from_solutions(X, [solution], gamma).inside(X)[:, 0], 1, -1)

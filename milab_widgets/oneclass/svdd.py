@@ -1,0 +1,185 @@
+"""Support vector data description (Tax & Duin 2004) on the RBF kernel.
+
+The smallest sphere in feature space holding the training data, softened by slacks:
+
+    min R^2 + sum_i C_i xi_i   s.t.  ||phi(x_i) - a||^2 <= R^2 + xi_i,  xi_i >= 0,
+
+with K(x, y) = exp(-gamma ||x - y||^2) (the seed's zeta is ``gamma``) and C_i = C w_i
+(w: sample weights, 1 by default). Its dual (seed eq. 2) is solved by the SMO solver of
+:mod:`milab_widgets.core.svdd`; the centre is a = sum_i a_i phi(x_i) and
+
+    ||phi(x) - a||^2 = 1 - 2 sum_i a_i K(x, x_i) + sum_ij a_i a_j K(x_i, x_j)   (seed eq. 3),
+
+R^2 being that value at the unbounded support vectors (0 < a_i < C_i; averaged over them).
+With the RBF kernel SVDD is scikit-learn's OneClassSVM: nu = 1 / (C n), and its
+``dual_coef_ / (nu n)`` are these duals.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+import warnings
+
+import numpy as np
+from sklearn.base import BaseEstimator, OutlierMixin
+from sklearn.exceptions import ConvergenceWarning
+from sklearn.metrics.pairwise import rbf_kernel
+from sklearn.utils.validation import check_is_fitted
+
+from milab_widgets.core.svdd import smo_svdd
+from milab_widgets.oneclass.validation import (
+    check_C,
+    check_positive_float,
+    check_sample_weight,
+    check_samples,
+)
+
+__all__ = ["SVDD", "DualSolution", "solve_svdd_dual"]
+
+#: Default kernel-row cache, in MiB (scikit-learn's OneClassSVM default is 200 as well).
+CACHE_MB = 200.0
+
+
+@dataclass(frozen=True)
+class DualSolution:
+    """A solved SVDD dual: duals ``alpha`` (sum 1), R^2, a^T K a, iterations, converged."""
+
+    alpha: np.ndarray
+    radius_sq: float
+    center_sq_norm: float
+    n_iter: int
+    converged: bool
+
+
+def solve_svdd_dual(X, gamma: float, C: float, weights: np.ndarray, tol: float = 1e-3,
+                    max_iter: int | None = None, cache_mb: float = CACHE_MB) -> DualSolution:
+    """Solve the SVDD dual for validated inputs (C * sum(weights) >= 1).
+
+    ``max_iter=None`` allows max(10^7, 100 n) iterations. R^2 is taken at the unbounded
+    support vectors; when there is none, midway between the largest gradient at the upper
+    bounds and the smallest at zero (the range every optimal R^2 lies in), as LIBSVM does.
+    """
+    n = len(X)
+    sq_norms = np.einsum("ij,ij->i", X, X)
+    slots = int(min(n, max(2, cache_mb * 2**20 // (8 * n))))
+    cache = np.empty((slots, n))
+    slot_of = np.full(n, -1, dtype=np.int64)
+    owner = np.full(slots, -1, dtype=np.int64)
+    limit = max(10_000_000, 100 * n) if max_iter is None else int(max_iter)
+    beta, grad, n_iter, converged = smo_svdd(X, sq_norms, float(gamma), weights, 1.0 / C,
+                                             float(tol), limit, cache, slot_of, owner)
+    rho = _threshold(beta, grad, weights)
+    center_sq_norm = C * C * float(beta @ grad)
+    return DualSolution(C * beta, 1.0 - 2.0 * C * rho + center_sq_norm, center_sq_norm,
+                        int(n_iter), bool(converged))
+
+
+def _threshold(beta, grad, upper) -> float:
+    """G at the free duals (mean), else the midpoint of the bounded ones' range."""
+    free = (beta > 0) & (beta < upper)
+    if free.any():
+        return float(grad[free].mean())
+    at_upper, at_zero = grad[beta >= upper], grad[beta <= 0]
+    low = at_upper.max() if len(at_upper) else -np.inf
+    high = at_zero.min() if len(at_zero) else np.inf
+    if np.isinf(high):  # every dual at its bound (C = 1/n): the sphere touches the closest point
+        return float(low)
+    return float((low + high) / 2.0)
+
+
+class SVDD(OutlierMixin, BaseEstimator):
+    """Support vector data description with the RBF kernel.
+
+    Parameters
+    ----------
+    C : float, default=1.0
+        Upper bound of every dual (trade-off between sphere volume and slacks). Must be at
+        least 1/n (the duals sum to 1); C >= 1 makes every sample a target (no slack).
+    gamma : float, default=1.0
+        Kernel width zeta in K(x, y) = exp(-zeta ||x - y||^2).
+    tol : float, default=1e-3
+        Stopping tolerance on the optimality gap, in OneClassSVM's units (same default).
+    max_iter : int or None
+        Iteration cap of the solver (None: max(10^7, 100 n)); a ConvergenceWarning tells
+        when it is hit.
+    cache_mb : float, default=200
+        Memory for cached kernel rows.
+
+    Attributes
+    ----------
+    alpha_ : ndarray of shape (n_samples,)
+        The duals a_i (sum 1, 0 <= a_i <= C w_i).
+    support_ : ndarray of int
+        Indices of the support vectors (a_i > 0).
+    support_vectors_, dual_coef_ : ndarray
+        Their rows and duals.
+    radius_ : float
+        R, the sphere's radius in feature space.
+    center_sq_norm_ : float
+        ||a||^2 = sum_ij a_i a_j K(x_i, x_j).
+    n_iter_ : int
+        Solver iterations.
+
+    See Also
+    --------
+    sklearn.svm.OneClassSVM : the same model in the hyperplane form (an exact oracle).
+
+    References
+    ----------
+    Tax, D. M. J., & Duin, R. P. W. (2004). Support vector data description. Machine
+    Learning, 54(1), 45-66. Fan, R.-E., Chen, P.-H., & Lin, C.-J. (2005). Working set
+    selection using second order information for training support vector machines. JMLR 6.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> X = np.random.default_rng(0).normal(size=(100, 2))
+    >>> model = SVDD(C=0.1, gamma=0.5).fit(X)
+    >>> round(float(model.alpha_.sum()), 6), model.predict([[0.0, 0.0], [6.0, 6.0]]).tolist()
+    (1.0, [1, -1])
+    """
+
+    def __init__(self, C: float = 1.0, gamma: float = 1.0, tol: float = 1e-3,
+                 max_iter: int | None = None, cache_mb: float = CACHE_MB):
+        self.C = C
+        self.gamma = gamma
+        self.tol = tol
+        self.max_iter = max_iter
+        self.cache_mb = cache_mb
+
+    def fit(self, X, y=None, sample_weight=None):
+        """Find the sphere; ``y`` is ignored (one-class), ``sample_weight`` scales each C_i."""
+        X = check_samples(X)
+        weights = check_sample_weight(sample_weight, len(X))
+        C = check_C(self.C, weights)
+        solution = solve_svdd_dual(X, check_positive_float(self.gamma, "gamma"), C, weights,
+                                   check_positive_float(self.tol, "tol"), self.max_iter,
+                                   check_positive_float(self.cache_mb, "cache_mb"))
+        if not solution.converged:
+            warnings.warn(f"SVDD stopped after max_iter={solution.n_iter} iterations before "
+                          f"reaching tol={self.tol}; raise max_iter or tol.", ConvergenceWarning,
+                          stacklevel=2)
+        self.alpha_ = solution.alpha
+        self.support_ = np.flatnonzero(solution.alpha > 0)
+        self.support_vectors_ = X[self.support_]
+        self.dual_coef_ = solution.alpha[self.support_]
+        self.radius_ = float(np.sqrt(max(solution.radius_sq, 0.0)))
+        self.center_sq_norm_ = solution.center_sq_norm
+        self.n_iter_ = solution.n_iter
+        self.n_features_in_ = X.shape[1]
+        return self
+
+    def squared_distance(self, X) -> np.ndarray:
+        """||phi(x) - a||^2 for each row of X (seed eq. 3)."""
+        check_is_fitted(self, "alpha_")
+        X = check_samples(X, n_features=self.n_features_in_)
+        cross = rbf_kernel(X, self.support_vectors_, gamma=float(self.gamma)) @ self.dual_coef_
+        return np.maximum(1.0 - 2.0 * cross + self.center_sq_norm_, 0.0)
+
+    def decision_function(self, X) -> np.ndarray:
+        """R^2 - ||phi(x) - a||^2: >= 0 inside the sphere (normal)."""
+        return self.radius_**2 - self.squared_distance(X)
+
+    def predict(self, X) -> np.ndarray:
+        """+1 (normal, inside or on the sphere) or -1 (outlier)."""
+        return np.where(self.decision_function(X) >= 0, 1, -1)

@@ -1,0 +1,79 @@
+"""Input checks shared by the one-class estimators: each error names the argument and the fix.
+
+Scalar checks (positive numbers and integers, choices) are the multi-instance ones, reused.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from milab_widgets.exceptions import InputError
+from milab_widgets.mil.validation import check_positive_float, check_positive_int
+
+__all__ = ["check_C", "check_labels", "check_positive_float",
+           "check_positive_int", "check_sample_weight", "check_samples"]
+
+
+def check_samples(X, name: str = "X", n_features: int | None = None) -> np.ndarray:
+    """``X`` as a C-contiguous float64 matrix (samples x features) of finite values."""
+    try:
+        matrix = np.ascontiguousarray(X, dtype=np.float64)
+    except (TypeError, ValueError) as error:
+        raise InputError(
+            f"{name} must be a numeric 2-D array (samples x features): {error}") from None
+    if matrix.ndim != 2 or matrix.shape[0] == 0 or matrix.shape[1] == 0:
+        raise InputError(
+            f"{name} has shape {matrix.shape}; pass a non-empty 2-D array (samples x features), "
+            "e.g. X.reshape(-1, 1) for a single feature."
+        )
+    if not np.isfinite(matrix).all():
+        rows = np.unique(np.nonzero(~np.isfinite(matrix))[0])
+        raise InputError(
+            f"{name} holds NaN or infinity in rows {rows[:5].tolist()}"
+            f"{'...' if len(rows) > 5 else ''}; impute or drop those values first."
+        )
+    if n_features is not None and matrix.shape[1] != n_features:
+        raise InputError(
+            f"{name} has {matrix.shape[1]} features but the model was fitted on {n_features}; "
+            "describe the samples by the same features."
+        )
+    return matrix
+
+
+def check_labels(y, n_samples: int, name: str = "y") -> np.ndarray:
+    """One-class labels: +1 (normal) or -1 (outlier), one per sample, as int64."""
+    labels = np.asarray(y)
+    if labels.shape != (n_samples,):
+        raise InputError(
+            f"{name} has shape {labels.shape}; pass one label per sample ({n_samples}).")
+    values = set(np.unique(labels).tolist())
+    if not values <= {-1, 1}:
+        raise InputError(f"{name} must hold +1 (normal) and -1 (outlier); got {sorted(values)}.")
+    return labels.astype(np.int64)
+
+
+def check_sample_weight(sample_weight, n_samples: int) -> np.ndarray:
+    """Non-negative finite weights, one per sample, not all zero (None: all ones)."""
+    if sample_weight is None:
+        return np.ones(n_samples)
+    weights = np.asarray(sample_weight, dtype=np.float64)
+    if weights.shape != (n_samples,):
+        raise InputError(
+            f"sample_weight has shape {weights.shape}; pass one weight per sample ({n_samples})."
+        )
+    if not np.isfinite(weights).all() or (weights < 0).any() or weights.sum() <= 0:
+        raise InputError("sample_weight must be finite, non-negative and not all zero.")
+    return weights
+
+
+def check_C(C, sample_weight: np.ndarray) -> float:
+    """C as a float with C * sum(sample_weight) >= 1: the duals sum to 1 and a_i <= C w_i."""
+    value = check_positive_float(C, "C")
+    total = float(sample_weight.sum())
+    if value * total < 1.0 - 1e-12:
+        raise InputError(
+            f"C={C!r} is below 1/n = {1.0 / total:.6g} (n = {total:g} training samples, "
+            "weighted): the SVDD duals sum to 1 with each a_i <= C, so no solution exists. "
+            f"Use C >= {1.0 / total:.6g} (C = 1 keeps every sample inside unless forced out)."
+        )
+    return value

@@ -1,0 +1,55 @@
+"""CDVSE charts: the boundary cells against a brute-force neighbour check; every chart
+builds a valid Vega-Lite spec."""
+
+import numpy as np
+import pandas as pd
+
+from milab_widgets.charts.cdvse import (
+    boundary_cells,
+    boundary_chart,
+    kept_chart,
+    objective_chart,
+    scores_chart,
+    weights_chart,
+)
+
+
+def disc_grid(size=15):
+    axis = np.linspace(0, 3, size)
+    x, y = np.meshgrid(axis, axis)
+    decision = 1.0 - ((x - 1.5) ** 2 + (y - 1.5) ** 2)
+    return pd.DataFrame({"x": x.ravel(), "y": y.ravel(), "decision": decision.ravel()})
+
+
+def test_boundary_cells_are_inside_cells_with_an_outside_neighbour():
+    grid = disc_grid()
+    cells = set(map(tuple, boundary_cells(grid)[["x", "y"]].to_numpy()))
+    axis = np.linspace(0, 3, 15)
+    inside = {(x, y) for x, y, d in grid.to_numpy() if d >= 0}
+    expected = set()
+    for i, x in enumerate(axis):
+        for j, y in enumerate(axis):
+            neighbours = [(axis[a], axis[b]) if 0 <= a < 15 and 0 <= b < 15 else None
+                          for a, b in ((i - 1, j), (i + 1, j), (i, j - 1), (i, j + 1))]
+            if (x, y) in inside and any(n not in inside for n in neighbours):
+                expected.add((x, y))
+    assert cells == expected and cells
+
+
+def test_every_chart_builds():
+    grid = disc_grid()
+    boundaries = pd.concat([grid.assign(method="svdd"), grid.assign(method="cdvse")])
+    points = pd.DataFrame({"x": [1.0, 2.0, 0.1], "y": [1.0, 1.5, 0.2],
+                           "role": ["training", "test normal", "outlier"]})
+    scores = pd.DataFrame({"method": ["svdd", "cdvse"], "g_mean": [0.7, 0.8], "kept": [1, 3]})
+    summary = pd.DataFrame({"dataset": "sonar", "split": "test", "method": ["svdd", "cdvse"],
+                            "mean": [0.6, 0.62], "std": [0.05, 0.04], "paper_mean": [0.60, 0.61]})
+    parameters = pd.DataFrame({"dataset": ["sonar"], "kept_mean": [10.0], "kept_std": [2.0],
+                               "paper_kept": [4]})
+    charts = [boundary_chart(boundaries, points, scores, "disc"), scores_chart(summary),
+              kept_chart(parameters), weights_chart(np.array([0.1, 0.5, 0.0]), np.array([1])),
+              objective_chart(np.array([-3.0, -2.0, -1.9]))]
+    for chart in charts:
+        spec = chart.to_dict()
+        assert spec["$schema"].startswith("https://vega.github.io/schema/vega-lite/v5")
+    assert "g = 0.800, 3 SVDDs kept" in str(charts[0].to_dict())
