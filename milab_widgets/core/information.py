@@ -1,0 +1,133 @@
+"""Discrete information measures over contingency counts (natural logarithm, nats).
+
+Variables are non-negative integer codes (a feature binned once into ``n_states`` bins, a 0/1
+label, or several variables merged into one by :func:`joint_codes`). With p the empirical
+distribution of n samples:
+
+    H(X)        = -sum_x p(x) log p(x),        H(X, Y) likewise over joint states
+    I(X; Y)     = H(X) + H(Y) - H(X, Y)
+    I(X; Y | Z) = H(X, Z) + H(Y, Z) - H(X, Y, Z) - H(Z)
+    I(X; Y; Z)  = I(X; Y | Z) - I(X; Y)          (interaction information, symmetric)
+    I(X1, .., Xm; Y) = I(joint code of X1..Xm; Y)  (joint mutual information)
+
+Batch kernels take codes feature-major, (variables x samples), so that each variable's
+samples are contiguous. :func:`label_joint_entropies` gives, for every variable Z_j,
+H(Z_j) and H(Z_j, l) for every label l in one pass over the samples, visiting only each
+sample's positive labels (the label matrix is given in CSR form): the counts of (Z_j = z,
+l = 0) follow from the state totals. Multi-label selectors build every measure they need
+(relevance, conditional redundancy, label interactions) from those entropies.
+"""
+
+import numpy as np
+from numba import njit, prange
+
+
+@njit(cache=True)
+def entropy_of_counts(counts, n):
+    """-sum (c/n) log (c/n) over the non-zero counts."""
+    total = 0.0
+    for c in counts.ravel():
+        if c > 0:
+            p = c / n
+            total -= p * np.log(p)
+    return total
+
+
+@njit(cache=True)
+def entropy_of_codes(codes, n_states):
+    """H of one discrete variable given as codes in [0, n_states)."""
+    counts = np.zeros(n_states, dtype=np.int64)
+    for value in codes:
+        counts[value] += 1
+    return entropy_of_counts(counts, len(codes))
+
+
+def joint_codes(columns, n_states) -> tuple[np.ndarray, int]:
+    """Merge variables (columns of a code matrix) into one: mixed-radix code, state count."""
+    columns = np.atleast_2d(np.asarray(columns, dtype=np.int64).T).T
+    radix = np.cumprod([1, *n_states[:-1]]).astype(np.int64)
+    return columns @ radix, int(np.prod(n_states))
+
+
+def entropy(*variables) -> float:
+    """Joint entropy H(X1, ..., Xm) of code arrays (each the same length)."""
+    codes = np.column_stack(variables).astype(np.int64)
+    merged, n_states = joint_codes(codes, codes.max(axis=0) + 1)
+    return entropy_of_codes(merged, n_states)
+
+
+def mutual_information(x, y) -> float:
+    """I(X; Y) = H(X) + H(Y) - H(X, Y)."""
+    return entropy(x) + entropy(y) - entropy(x, y)
+
+
+def conditional_mutual_information(x, y, z) -> float:
+    """I(X; Y | Z) = H(X, Z) + H(Y, Z) - H(X, Y, Z) - H(Z)."""
+    return entropy(x, z) + entropy(y, z) - entropy(x, y, z) - entropy(z)
+
+
+def joint_mutual_information(xs, y) -> float:
+    """I(X1, ..., Xm; Y): the X's taken as one variable (``xs`` is a sequence of codes)."""
+    return entropy(*xs) + entropy(y) - entropy(*xs, y)
+
+
+def interaction_information(x, y, z) -> float:
+    """I(X; Y; Z) = I(X; Y | Z) - I(X; Y)."""
+    return conditional_mutual_information(x, y, z) - mutual_information(x, y)
+
+
+@njit(cache=True, parallel=True)
+def label_joint_entropies(codes, n_states, label_indptr, label_indices, label_totals):
+    """H(Z_j) (d,) and H(Z_j, l) (d, L) for every variable j of ``codes`` and label l.
+
+    codes : int64 (d, n), feature-major (row j = variable Z_j's samples, contiguous), values
+    in [0, n_states[j]);  label_indptr/label_indices: CSR of
+    the 0/1 label matrix (the positive labels of sample i are
+    label_indices[label_indptr[i]:label_indptr[i + 1]]);  label_totals : int64 (L,) positives.
+    """
+    d, n = codes.shape
+    n_labels = len(label_totals)
+    h_single = np.empty(d)
+    h_joint = np.empty((d, n_labels))
+    for j in prange(d):
+        states = n_states[j]
+        totals = np.zeros(states, dtype=np.int64)
+        positives = np.zeros((states, n_labels), dtype=np.int64)
+        for i in range(n):
+            z = codes[j, i]
+            totals[z] += 1
+            for p in range(label_indptr[i], label_indptr[i + 1]):
+                positives[z, label_indices[p]] += 1
+        h_single[j] = entropy_of_counts(totals, n)
+        for label in range(n_labels):
+            h = 0.0
+            for z in range(states):
+                for c in (positives[z, label], totals[z] - positives[z, label]):
+                    if c > 0:
+                        h -= (c / n) * np.log(c / n)
+            h_joint[j, label] = h
+    return h_single, h_joint
+
+
+@njit(cache=True, parallel=True)
+def pairwise_mutual_information(codes, n_states, members):
+    """I(Z_a; Z_b) for every pair of the rows ``members`` of the feature-major ``codes`` (d, n);
+    (m, m), zero diagonal."""
+    n = codes.shape[1]
+    m = len(members)
+    result = np.zeros((m, m))
+    h_single = np.empty(m)
+    for a in range(m):
+        h_single[a] = entropy_of_codes(codes[members[a]], n_states[members[a]])
+    for a in prange(m):
+        fa = members[a]
+        for b in range(a + 1, m):
+            fb = members[b]
+            nb = n_states[fb]
+            counts = np.zeros(n_states[fa] * nb, dtype=np.int64)
+            for i in range(n):
+                counts[codes[fa, i] * nb + codes[fb, i]] += 1
+            value = h_single[a] + h_single[b] - entropy_of_counts(counts, n)
+            result[a, b] = value
+            result[b, a] = value
+    return result

@@ -1,0 +1,114 @@
+"""Comparing k methods over N datasets by their ranks: Friedman test and Nemenyi CD.
+
+Demšar, J. (2006). Statistical comparisons of classifiers over multiple data sets. JMLR 7,
+1-30.
+
+* Ranks: on each dataset the best method gets rank 1; tied methods share the average of the
+  ranks they span.
+* Friedman: chi2_F = 12 N / (k (k+1)) [sum_j R_j^2 - k (k+1)^2 / 4] with R_j the average
+  ranks, divided by the tie correction 1 - sum(t^3 - t) / (N k (k^2 - 1)) (as
+  ``scipy.stats.friedmanchisquare``; without ties it is Demšar's formula), referred to
+  chi-square with k - 1 degrees of freedom; Iman & Davenport's
+  F_F = (N - 1) chi2_F / (N (k - 1) - chi2_F) to F(k - 1, (k - 1)(N - 1)).
+* Nemenyi: two methods differ significantly when their average ranks differ by more than
+  CD = q_alpha sqrt(k (k+1) / (6 N)), q_alpha the studentized range quantile at 1 - alpha
+  for k groups and infinite degrees of freedom, divided by sqrt(2).
+  For k = 6, N = 7, alpha = 0.05: q = 2.850 and CD = 2.850 (seed 001, Fig. 5).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+from scipy import stats
+
+from milab_widgets.exceptions import InputError
+
+__all__ = ["FriedmanResult", "friedman_test", "nemenyi_cd", "nemenyi_cliques", "nemenyi_q",
+           "rank_methods"]
+
+
+@dataclass(frozen=True)
+class FriedmanResult:
+    """The Friedman test's statistics and the methods' average ranks (1 = best)."""
+
+    statistic: float
+    pvalue: float
+    iman_davenport: float
+    iman_davenport_pvalue: float
+    average_ranks: pd.Series
+    n_datasets: int
+
+
+def rank_methods(scores, lower_is_better: bool = False) -> pd.DataFrame:
+    """Rank the methods (columns) on every dataset (row); 1 = best, ties averaged."""
+    table = _as_table(scores)
+    return table.rank(axis=1, ascending=lower_is_better, method="average")
+
+
+def friedman_test(scores, lower_is_better: bool = False) -> FriedmanResult:
+    """Friedman's test that all methods (columns) perform alike over the datasets (rows).
+
+    ``scores`` is a DataFrame (or 2-D array) datasets x methods of one metric.
+    """
+    ranks = rank_methods(scores, lower_is_better).to_numpy()
+    n, k = ranks.shape
+    if n < 2 or k < 2:
+        raise InputError(f"friedman_test needs at least 2 datasets and 2 methods, got {n} x {k}.")
+    average = ranks.mean(axis=0)
+    chi2 = 12.0 * n / (k * (k + 1)) * (np.sum(average**2) - k * (k + 1) ** 2 / 4.0)
+    ties = sum(np.sum(c**3 - c) for c in (np.unique(row, return_counts=True)[1] for row in ranks))
+    correction = 1.0 - ties / (n * k * (k**2 - 1))
+    chi2 = chi2 / correction if correction > 0 else 0.0
+    denominator = n * (k - 1) - chi2
+    f_stat = (n - 1) * chi2 / denominator if denominator > 0 else np.inf
+    return FriedmanResult(
+        statistic=float(chi2), pvalue=float(stats.chi2.sf(chi2, k - 1)),
+        iman_davenport=float(f_stat),
+        iman_davenport_pvalue=float(stats.f.sf(f_stat, k - 1, (k - 1) * (n - 1))),
+        average_ranks=pd.Series(average, index=_as_table(scores).columns, name="average rank"),
+        n_datasets=n,
+    )
+
+
+def nemenyi_q(k: int, alpha: float = 0.05) -> float:
+    """q_alpha of the Nemenyi test: studentized range quantile (k groups, df = inf) / sqrt(2)."""
+    _check_k_alpha(k, alpha)
+    return float(stats.studentized_range.ppf(1.0 - alpha, k, np.inf) / np.sqrt(2.0))
+
+
+def nemenyi_cd(k: int, n: int, alpha: float = 0.05) -> float:
+    """Nemenyi critical difference of average ranks for k methods over n datasets."""
+    if isinstance(n, bool) or not isinstance(n, (int, np.integer)) or n < 1:
+        raise InputError(f"n (number of datasets) must be a positive integer, got {n!r}.")
+    return nemenyi_q(k, alpha) * float(np.sqrt(k * (k + 1) / (6.0 * n)))
+
+
+def nemenyi_cliques(average_ranks: pd.Series, cd: float) -> list[list[str]]:
+    """Maximal groups of methods whose average ranks all lie within ``cd`` of each other
+    (drawn as one bar in a CD diagram), best-ranked group first; singletons are left out."""
+    ordered = average_ranks.sort_values(kind="stable")
+    names, ranks = list(ordered.index), ordered.to_numpy()
+    cliques, last_end = [], -1
+    for start in range(len(ranks)):
+        end = int(np.searchsorted(ranks, ranks[start] + cd, side="right")) - 1
+        if end > start and end > last_end:
+            cliques.append(names[start : end + 1])
+            last_end = end
+    return cliques
+
+
+def _check_k_alpha(k, alpha) -> None:
+    if isinstance(k, bool) or not isinstance(k, (int, np.integer)) or k < 2:
+        raise InputError(f"k (number of methods) must be an integer >= 2, got {k!r}.")
+    if not 0.0 < float(alpha) < 1.0:
+        raise InputError(f"alpha must lie in (0, 1), got {alpha!r}; e.g. 0.05.")
+
+
+def _as_table(scores) -> pd.DataFrame:
+    table = scores if isinstance(scores, pd.DataFrame) else pd.DataFrame(np.asarray(scores))
+    if table.ndim != 2 or table.isna().to_numpy().any():
+        raise InputError("scores must be a complete datasets x methods table (no missing cell).")
+    return table.astype(float)

@@ -1,0 +1,419 @@
+"""Seed 001's experiments: MFSEF against five multi-label feature-selection baselines.
+
+Regenerates, as tidy DataFrames:
+- Tables 2-5: AP, HL, RL, OE of ML-kNN (k = 10, s = 1) on the features chosen by Original
+  (all features), MDDMspc, MDDMproj, PMU, MFSLS and MFSEF on the seven Yahoo sets of the
+  seed, each method's rank per dataset and its average rank;
+- Fig. 4: every metric as the number of selected features grows;
+- Fig. 5: Friedman test and Nemenyi critical-difference data per metric (alpha = 0.05);
+- Figs. 1-2: the feature values behind the "waterfall" plots;
+- the seed's claim (MFSEF has the best average rank on all four metrics), checked.
+
+Protocol: the Yahoo sets' fixed split (2000 train / 3000 test). Selectors are fitted on the
+training part only (discretisation: 2 equal-width bins fitted there); ML-kNN is trained on
+the selected columns of the raw training features and scored on the test part. The seed
+does not say how many features its tables use: we use one rule for every method and
+dataset, ``table_fraction`` x d features (10 %, fixed before any run), and show the curves
+of Fig. 4 over 2 %..30 % of d to judge that choice. Everything is deterministic (``seed``
+is recorded but no step is random).
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+from milab_widgets.data import load_dataset
+from milab_widgets.evaluation.cache import ResultCache
+from milab_widgets.evaluation.ranking_stats import (
+    friedman_test,
+    nemenyi_cd,
+    rank_methods,
+)
+from milab_widgets.exceptions import DatasetUnavailableError, InputError
+from milab_widgets.multilabel import MFSEF, MFSLS, PMU, MDDMRanking, MLkNN, metrics
+
+#: The seed's seven Yahoo sets, in its order ("Artificial" is Arts).
+TABLE_DATASETS = ("entertainment", "recreation", "arts", "reference", "health", "business",
+                  "computers")
+#: Table columns, in the seed's order.
+METHODS = ("Original", "MDDMspc", "MDDMproj", "PMU", "MFSLS", "MFSEF")
+SELECTORS = METHODS[1:]
+TABLE_METRICS = ("AP", "HL", "RL", "OE")
+METRIC_NAMES = {"AP": "Average precision", "HL": "Hamming loss", "RL": "Ranking loss",
+                "OE": "One-error", "CV": "Coverage", "macroF1": "Macro-F1",
+                "microF1": "Micro-F1", "macroAUC": "Macro-AUC"}
+SCORE_COLUMNS = ["dataset", "method", "n_features", "metric", "value", "fraction", "in_table"]
+TIMING_COLUMNS = ["dataset", "method", "n_features", "seconds"]
+SUMMARY_COLUMNS = ["metric", "method", "average_rank", "mean_value", "friedman_chi2",
+                   "friedman_p", "cd", "n_datasets"]
+CLAIM_COLUMNS = ["metric", "claim", "holds", "MFSEF_rank", "best_method", "best_rank", "cd"]
+#: Seed's Figs. 1-2: the 600th and 601st samples (1-based) of the Arts ("Artificial") data.
+WATERFALL_SAMPLES = (599, 600)
+
+#: What survives of the seed's Tables 2-5 (their numbers were lost in extraction): MFSEF's
+#: rank per dataset as its text states it (1 everywhere else).
+PAPER_MFSEF_RANKS = {
+    "AP": {"business": 2},
+    "HL": {"business": 2, "arts": 2},
+    "RL": {"health": 2, "business": 3},
+    "OE": {"entertainment": 3, "business": 2},
+}
+#: The seed's Fig. 5 text: methods MFSEF beats significantly (Nemenyi, alpha = 0.05).
+PAPER_SIGNIFICANT = {
+    "AP": ("MDDMspc", "PMU", "MDDMproj"), "RL": ("MDDMspc", "PMU", "MDDMproj"),
+    "OE": ("MDDMspc", "PMU", "MDDMproj"), "HL": ("MDDMproj", "MDDMspc"),
+}
+
+
+@dataclass(frozen=True)
+class Settings:
+    """Everything that defines a run. ``experts`` (feature indices) replaces MFSEF's automatic
+    top-MI experts; ``methods`` are the selectors compared with Original."""
+
+    quick: bool = False
+    seed: int = 0
+    k: int = 10
+    s: float = 1.0
+    n_bins: int = 2
+    n_experts: int = 4
+    ratios: tuple = (0.6, 0.3, 0.1)
+    mu: float = 0.5
+    experts: tuple | None = None
+    methods: tuple = SELECTORS
+    table_fraction: float = 0.10
+    curve_fractions: tuple = tuple(np.round(np.arange(0.02, 0.301, 0.02), 2).tolist())
+    curve_datasets: tuple = TABLE_DATASETS
+
+    @classmethod
+    def for_mode(cls, quick: bool, seed: int = 0) -> Settings:
+        """Quick mode keeps the tables' protocol and shrinks Fig. 4 to 3 sizes on Arts."""
+        if quick:
+            return cls(True, seed, curve_fractions=(0.05, 0.10, 0.20), curve_datasets=("arts",))
+        return cls(False, seed)
+
+    def counts(self, name: str, n_features: int) -> list[int]:
+        """Feature counts evaluated on a dataset: the table's, plus the curve's."""
+        fractions = (self.table_fraction,) + (self.curve_fractions if name in self.curve_datasets
+                                              else ())
+        return sorted({feature_count(f, n_features) for f in fractions})
+
+
+def feature_count(fraction: float, n_features: int) -> int:
+    """round(fraction * d), at least 1."""
+    return max(1, round(fraction * n_features))
+
+
+@dataclass
+class Results:
+    """``scores``: one row per dataset, method, feature count and metric (long format)."""
+
+    settings: Settings
+    scores: pd.DataFrame
+    timings: pd.DataFrame
+    skipped: dict = field(default_factory=dict)
+
+    @property
+    def table_scores(self) -> pd.DataFrame:
+        return table_scores(self.scores)
+
+
+def make_selector(method: str, n_features: int, settings: Settings):
+    """An unfitted selector for ``method`` (one of :data:`SELECTORS`)."""
+    if method == "MFSEF":
+        return MFSEF(n_features, settings.n_experts, settings.experts, settings.ratios,
+                     settings.n_bins)
+    if method == "MFSLS":
+        return MFSLS(n_features, settings.ratios, settings.n_bins)
+    if method == "PMU":
+        return PMU(n_features, settings.n_bins)
+    if method in ("MDDMproj", "MDDMspc"):
+        return MDDMRanking(n_features, variant=method.removeprefix("MDDM"), mu=settings.mu)
+    raise InputError(f"method={method!r} is not one of {list(SELECTORS)}.")
+
+
+def fit_selectors(train, methods, max_features: int, settings: Settings):
+    """Fit every selector once (PMU greedy up to ``max_features``): method -> (selector,
+    seconds)."""
+    fitted = {}
+    for method in methods:
+        started = time.perf_counter()
+        selector = make_selector(method, max_features, settings).fit(train.X, train.Y)
+        fitted[method] = (selector, time.perf_counter() - started)
+    return fitted
+
+
+def evaluate_columns(train, test, columns, k: int = 10, s: float = 1.0) -> dict[str, float]:
+    """Every metric of ML-kNN trained on ``columns`` of the training part, on the test part."""
+    columns = np.asarray(columns, dtype=np.int64)
+    model = MLkNN(k=k, s=s).fit(train.X[:, columns], train.Y)
+    test_X = test.X[:, columns]
+    return metrics.evaluate(test.Y, model.predict_proba(test_X), model.predict(test_X))
+
+
+def run(datasets=TABLE_DATASETS, quick: bool = False, seed: int = 0, cache_dir=None,
+        progress: bool = False) -> Results:
+    """Run the protocol on every available dataset; unavailable ones are skipped and listed
+    in ``Results.skipped`` (name -> how to get it)."""
+    settings = Settings.for_mode(quick, seed)
+    cache = ResultCache(cache_dir)
+    score_tables, timing_tables, skipped = [], [], {}
+    for name in _progress(datasets, progress):
+        try:
+            data = load_dataset(name)
+        except DatasetUnavailableError as error:
+            skipped[name] = str(error)
+            continue
+        scores, timings = dataset_scores(name, data, settings, cache)
+        score_tables.append(scores)
+        timing_tables.append(timings)
+    return Results(settings, _concat(score_tables, SCORE_COLUMNS),
+                   _concat(timing_tables, TIMING_COLUMNS), skipped)
+
+
+def dataset_scores(name, data, settings: Settings, cache: ResultCache, counts=None):
+    """Long-format scores of Original and every method of ``settings.methods`` at each
+    feature count (default ``settings.counts``) on one dataset's fixed split, and each
+    selector's fit time (one fit up to the largest count). Records (scores and fit times)
+    are cached per (dataset, method, count, settings); a selector is fitted only when one of
+    its records is missing."""
+    train, test = data.train_test()
+    counts = sorted(set(counts)) if counts is not None else settings.counts(name, data.n_features)
+    selectors = _LazySelectors(train, max(counts), settings)
+    rows = [_record(cache, name, "Original", data.n_features, settings,
+                    lambda: evaluate_columns(train, test, np.arange(data.n_features),
+                                             settings.k, settings.s))]
+    for method in settings.methods:
+        for count in counts:
+            rows.append(_record(cache, name, method, count, settings, lambda m=method, c=count:
+                                evaluate_columns(train, test, selectors.selection(m, c),
+                                                 settings.k, settings.s)))
+    timings = pd.DataFrame([
+        {"dataset": name, "method": method, "n_features": max(counts),
+         **cache.get_or_compute(_record_parts(name, f"fit {method}", max(counts), settings),
+                                lambda m=method: {"seconds": selectors.fit_seconds(m)})}
+        for method in settings.methods])
+    table_count = feature_count(settings.table_fraction, data.n_features)
+    scores = pd.DataFrame(rows).melt(id_vars=["dataset", "method", "n_features"],
+                                     var_name="metric", value_name="value")
+    scores["fraction"] = scores.n_features / data.n_features
+    scores["in_table"] = (scores.method == "Original") | (scores.n_features == table_count)
+    return scores, timings
+
+
+class _LazySelectors:
+    """Fits a selector the first time one of its selections is needed (a resumed run whose
+    records are all cached fits nothing)."""
+
+    def __init__(self, train, max_features: int, settings: Settings):
+        self.train, self.max_features, self.settings = train, max_features, settings
+        self.fitted: dict = {}
+
+    def _fitted(self, method: str):
+        if method not in self.fitted:
+            self.fitted.update(fit_selectors(self.train, [method], self.max_features,
+                                             self.settings))
+        return self.fitted[method]
+
+    def selection(self, method: str, count: int) -> np.ndarray:
+        return self._fitted(method)[0].selection(count)
+
+    def fit_seconds(self, method: str) -> float:
+        return self._fitted(method)[1]
+
+
+def _record_parts(name, method, count, settings) -> dict:
+    """What a cached record depends on (the settings that change results)."""
+    return {"experiment": "mfsef", "dataset": name, "method": method, "n_features": count,
+            **{key: value for key, value in asdict(settings).items()
+               if key in ("k", "s", "n_bins", "n_experts", "experts", "ratios", "mu")}}
+
+
+def _record(cache, name, method, count, settings, compute) -> dict:
+    return {"dataset": name, "method": method, "n_features": count,
+            **cache.get_or_compute(_record_parts(name, method, count, settings), compute)}
+
+
+# -- tables ------------------------------------------------------------------------------------
+def table_scores(scores: pd.DataFrame) -> pd.DataFrame:
+    """The rows behind Tables 2-5 (the table's feature count, plus Original)."""
+    return scores[scores.in_table.astype(bool)]
+
+
+def metric_table(scores: pd.DataFrame, metric: str) -> pd.DataFrame:
+    """datasets x methods values of ``metric`` at the table's feature count."""
+    chosen = table_scores(scores)
+    chosen = chosen[chosen.metric == metric]
+    table = chosen.pivot(index="dataset", columns="method", values="value")
+    datasets = [d for d in TABLE_DATASETS if d in table.index] + \
+        [d for d in table.index if d not in TABLE_DATASETS]
+    return table.reindex(index=datasets, columns=[m for m in METHODS if m in table.columns])
+
+
+def ranked_table(scores: pd.DataFrame, metric: str) -> pd.DataFrame:
+    """The seed's layout: "value (rank)" per dataset and method, and the average-rank row."""
+    values = metric_table(scores, metric)
+    ranks = rank_methods(values, metric in metrics.LOWER_IS_BETTER)
+    cells = values.map(lambda v: f"{v:.4f}") + " (" + ranks.map(lambda r: f"{r:g}") + ")"
+    cells.loc["average rank"] = ranks.mean().map(lambda r: f"{r:.2f}")
+    return cells
+
+
+def rank_summary(scores: pd.DataFrame) -> pd.DataFrame:
+    """Per metric and method: average rank, Friedman p-value, Nemenyi CD (tidy); empty with
+    fewer than two datasets (nothing to rank over)."""
+    rows = []
+    for metric in TABLE_METRICS:
+        values = metric_table(scores, metric)
+        if len(values) < 2:
+            continue
+        test = friedman_test(values, metric in metrics.LOWER_IS_BETTER)
+        cd = nemenyi_cd(values.shape[1], values.shape[0])
+        for method, rank in test.average_ranks.items():
+            rows.append({"metric": metric, "method": method, "average_rank": rank,
+                         "mean_value": values[method].mean(), "friedman_chi2": test.statistic,
+                         "friedman_p": test.pvalue, "cd": cd, "n_datasets": test.n_datasets})
+    return pd.DataFrame(rows, columns=SUMMARY_COLUMNS)
+
+
+def ranks_by_size(scores: pd.DataFrame) -> pd.DataFrame:
+    """Average rank of every method per metric at each size of the curve (fraction of d,
+    rounded to 2 decimals, kept where every dataset has it); Original uses all features at
+    every size. Shows whether a verdict depends on the tables' 10 % rule."""
+    selectors = scores[scores.method != "Original"].assign(size=lambda t: t.fraction.round(2))
+    original = scores[scores.method == "Original"]
+    n_datasets = scores.dataset.nunique()
+    rows = []
+    for size, at_size in selectors.groupby("size"):
+        if at_size.dataset.nunique() < max(n_datasets, 2):
+            continue
+        both = pd.concat([at_size, original]).assign(in_table=True)
+        for metric in TABLE_METRICS:
+            values = metric_table(both, metric)
+            ranks = rank_methods(values, metric in metrics.LOWER_IS_BETTER).mean()
+            rows += [{"fraction": size, "metric": metric, "method": method, "average_rank": rank}
+                     for method, rank in ranks.items()]
+    return pd.DataFrame(rows, columns=["fraction", "metric", "method", "average_rank"])
+
+
+def best_by_size(by_size: pd.DataFrame) -> pd.DataFrame:
+    """Per size and metric of :func:`ranks_by_size`: the best average rank, the method(s)
+    holding it, and whether MFSEF is one of them (ties count as best)."""
+    rows = []
+    for (fraction, metric), group in by_size.groupby(["fraction", "metric"], sort=True):
+        best = group.average_rank.min()
+        leaders = group[np.isclose(group.average_rank, best)].method.tolist()
+        rows.append({"fraction": fraction, "metric": metric, "best_rank": best,
+                     "best_methods": " ".join(leaders), "MFSEF_best": "MFSEF" in leaders})
+    return pd.DataFrame(rows, columns=["fraction", "metric", "best_rank", "best_methods",
+                                       "MFSEF_best"])
+
+
+def claims(scores: pd.DataFrame) -> pd.DataFrame:
+    """The seed's claims on our runs.
+
+    1. "MFSEF has the best average rank" on each of AP, HL, RL, OE (ties count as held);
+    2. Fig. 5: MFSEF is significantly better (average-rank gap > CD) than the rivals the
+       seed names, per metric.
+    """
+    summary = rank_summary(scores)
+    rows = []
+    for metric, group in summary.groupby("metric", sort=False):
+        ranks = dict(zip(group.method, group.average_rank))
+        best = min(ranks, key=ranks.get)
+        rows.append({"metric": metric, "claim": "MFSEF best average rank",
+                     "holds": bool(ranks["MFSEF"] <= ranks[best]), "MFSEF_rank": ranks["MFSEF"],
+                     "best_method": best, "best_rank": ranks[best], "cd": group.cd.iloc[0]})
+        for rival in PAPER_SIGNIFICANT[metric]:
+            gap = ranks[rival] - ranks["MFSEF"]
+            rows.append({"metric": metric, "claim": f"MFSEF significantly better than {rival}",
+                         "holds": bool(gap > group.cd.iloc[0]), "MFSEF_rank": ranks["MFSEF"],
+                         "best_method": rival, "best_rank": ranks[rival],
+                         "cd": group.cd.iloc[0]})
+    return pd.DataFrame(rows, columns=CLAIM_COLUMNS)
+
+
+def paper_comparison(scores: pd.DataFrame) -> pd.DataFrame:
+    """MFSEF's rank per dataset and metric: the seed's (from its text) next to ours."""
+    rows = []
+    for metric in TABLE_METRICS:
+        values = metric_table(scores, metric)
+        ranks = rank_methods(values, metric in metrics.LOWER_IS_BETTER)
+        for dataset in values.index:
+            rows.append({"metric": metric, "dataset": dataset,
+                         "paper_MFSEF_rank": PAPER_MFSEF_RANKS[metric].get(dataset, 1),
+                         "our_MFSEF_rank": ranks.loc[dataset, "MFSEF"],
+                         "our_best_method": values.loc[dataset].idxmin()
+                         if metric in metrics.LOWER_IS_BETTER else values.loc[dataset].idxmax()})
+    return pd.DataFrame(rows, columns=["metric", "dataset", "paper_MFSEF_rank", "our_MFSEF_rank",
+                                       "our_best_method"])
+
+
+def curves(scores: pd.DataFrame, dataset: str) -> pd.DataFrame:
+    """Fig. 4 data for one dataset: every selector's metrics by feature count; Original is
+    repeated at each count as a reference level."""
+    chosen = scores[(scores.dataset == dataset) & (scores.method != "Original")]
+    original = scores[(scores.dataset == dataset) & (scores.method == "Original")]
+    levels = original.merge(chosen[["n_features"]].drop_duplicates(), how="cross",
+                            suffixes=("_all", ""))
+    return pd.concat([chosen, levels.drop(columns="n_features_all")], ignore_index=True)
+
+
+# -- waterfall (Figs. 1-2) ----------------------------------------------------------------------
+def waterfall_samples(data, samples=WATERFALL_SAMPLES) -> pd.DataFrame:
+    """Fig. 1 data: the feature values of a few training samples (tidy)."""
+    train, _ = data.train_test() if data.split is not None else (data, None)
+    frames = [pd.DataFrame({"sample": int(i) + 1, "feature": np.arange(train.n_features),
+                            "value": train.X[i]}) for i in samples]
+    return pd.concat(frames, ignore_index=True)
+
+
+def waterfall_overview(data, n_groups: int = 25) -> pd.DataFrame:
+    """Fig. 2 data: every training sample's feature values, averaged over ``n_groups``
+    consecutive blocks of samples (a heatmap of all samples would hold n x d cells)."""
+    train, _ = data.train_test() if data.split is not None else (data, None)
+    blocks = np.array_split(np.arange(train.n_samples), min(n_groups, train.n_samples))
+    means = np.vstack([train.X[block].mean(axis=0) for block in blocks])
+    return pd.DataFrame({
+        "samples": np.repeat([f"{b[0] + 1}-{b[-1] + 1}" for b in blocks], train.n_features),
+        "block": np.repeat(np.arange(len(blocks)), train.n_features),
+        "feature": np.tile(np.arange(train.n_features), len(blocks)),
+        "value": means.ravel(),
+    })
+
+
+def save_tables(results: Results, folder) -> list[Path]:
+    """Write every table as CSV (and the settings as JSON) into ``folder``."""
+    folder = Path(folder)
+    folder.mkdir(parents=True, exist_ok=True)
+    scores = results.scores
+    tables = {"scores": scores, "summary": rank_summary(scores), "claims": claims(scores),
+              "paper_comparison": paper_comparison(scores), "timings": results.timings,
+              "ranks_by_size": ranks_by_size(scores)}
+    for number, metric in enumerate(TABLE_METRICS, start=2):
+        tables[f"table{number}_{metric}"] = ranked_table(scores, metric).reset_index()
+    written = []
+    for name, table in tables.items():
+        path = folder / f"{name}.csv"
+        table.to_csv(path, index=False)
+        written.append(path)
+    settings_path = folder / "settings.json"
+    settings_path.write_text(pd.Series({**asdict(results.settings),
+                                        "skipped": results.skipped}).to_json(indent=2))
+    return [*written, settings_path]
+
+
+def _progress(items, progress: bool):
+    if not progress:
+        return items
+    from tqdm.auto import tqdm
+
+    return tqdm(items, desc="datasets")
+
+
+def _concat(tables, columns) -> pd.DataFrame:
+    return pd.concat(tables, ignore_index=True) if tables else pd.DataFrame(columns=columns)

@@ -1,0 +1,197 @@
+"""Multi-label evaluation metrics (Zhang & Zhou 2007, 2014 conventions).
+
+Notation: for instance i, Y_i is its set of relevant labels, Ybar_i the irrelevant ones,
+f_i(l) the score of label l, and rank_i(l) = |{l' : f_i(l') >= f_i(l)}| (1 = top).
+
+Example-based, from 0/1 predictions h_i:
+    hamming_loss       = 1/(n L) sum_i |h_i xor Y_i|                                    (down)
+Ranking-based, from scores:
+    one_error          = 1/n' sum_i [top-scored label not in Y_i]                      (down)
+    coverage           = 1/n  sum_i max_{l in Y_i} rank_i(l) - 1                        (down)
+    ranking_loss       = 1/n' sum_i |{(l, l') in Y_i x Ybar_i : f(l) <= f(l')}| / (|Y_i||Ybar_i|)
+    average_precision  = 1/n' sum_i 1/|Y_i| sum_{l in Y_i}
+                              |{l' in Y_i : rank_i(l') <= rank_i(l)}| / rank_i(l)        (up)
+Label-based:
+    macro_f1, micro_f1 from per-label TP, FP, FN: F1 = 2 TP / (2 TP + FP + FN)             (up)
+    macro_auc          = mean over labels of the ROC AUC of f(l) against y(l)            (up)
+
+Conventions (chosen to agree with Zhang's reference MATLAB code and scikit-learn):
+
+* **Ties count against the ranker.** ``rank`` counts every label scoring at least as high;
+  a relevant/irrelevant pair with equal scores is mis-ordered; one-error is 1 when any
+  top-scored label (ties included) is irrelevant. This is scikit-learn's rule for
+  ``coverage_error``, ``label_ranking_loss`` and ``label_ranking_average_precision_score``.
+  In ``macro_auc`` a tied positive/negative pair counts 1/2 (Mann-Whitney, as sklearn).
+* **Degenerate instances** (no relevant label, or every label relevant) have no
+  relevant/irrelevant pair: they are left out of ``one_error``, ``ranking_loss`` and
+  ``average_precision`` (as Zhang's code; scikit-learn instead counts them as 0 loss / 1
+  precision). If no instance remains the value is NaN.
+* ``coverage`` is scikit-learn's ``coverage_error`` minus 1 on every instance, so an instance
+  without relevant labels contributes -1 (exactly as Zhang's code, which adds 0 for it and
+  subtracts 1 from the mean).
+* **Labels with one class** in ``Y_true``: left out of ``macro_auc`` (AUC is undefined;
+  NaN if no label remains). In F1 a label with no true and no predicted positive scores 0
+  (scikit-learn's ``zero_division=0``); ``micro_f1`` is 0 when nothing is positive.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from scipy.stats import rankdata
+
+from milab_widgets.data.multilabel import as_label_matrix
+from milab_widgets.exceptions import InputError
+
+__all__ = [
+    "LOWER_IS_BETTER",
+    "METRICS",
+    "average_precision",
+    "coverage",
+    "evaluate",
+    "hamming_loss",
+    "macro_auc",
+    "macro_f1",
+    "micro_f1",
+    "one_error",
+    "ranking_loss",
+]
+
+#: The metrics where smaller is better.
+LOWER_IS_BETTER = frozenset({"HL", "RL", "OE", "CV"})
+
+
+def hamming_loss(Y_true, Y_pred) -> float:
+    """Fraction of instance-label pairs predicted wrongly."""
+    Y_true, Y_pred = _labels_pair(Y_true, Y_pred)
+    return float((Y_true != Y_pred).mean())
+
+
+def one_error(Y_true, scores) -> float:
+    """Fraction of (non-degenerate) instances whose top-scored label is irrelevant; a tie at
+    the top counts as an error when any tied label is irrelevant."""
+    Y_true, scores = _labels_scores(Y_true, scores)
+    keep = _non_degenerate(Y_true)
+    Y_true, scores = Y_true[keep], scores[keep]
+    top_relevant = np.where(Y_true == 1, scores, -np.inf).max(axis=1)
+    top_irrelevant = np.where(Y_true == 0, scores, -np.inf).max(axis=1)
+    return _mean(top_irrelevant >= top_relevant)
+
+
+def coverage(Y_true, scores) -> float:
+    """Mean over instances of (worst rank of a relevant label) - 1; see module notes."""
+    Y_true, scores = _labels_scores(Y_true, scores)
+    ranks = _ranks(scores)
+    worst = np.where(Y_true == 1, ranks, 0).max(axis=1)
+    return float(worst.mean() - 1.0)
+
+
+def ranking_loss(Y_true, scores) -> float:
+    """Mean fraction of relevant/irrelevant label pairs ordered wrongly (ties are wrong)."""
+    Y_true, scores = _labels_scores(Y_true, scores)
+    keep = _non_degenerate(Y_true)
+    Y_true, scores = Y_true[keep], scores[keep]
+    relevant = Y_true == 1
+    ranks, relevant_ranks = _ranks(scores), _ranks(np.where(relevant, scores, -np.inf))
+    # For relevant l: rank - rank among relevant = irrelevant labels scoring >= f(l).
+    wrong = np.where(relevant, ranks - relevant_ranks, 0).sum(axis=1)
+    n_relevant = relevant.sum(axis=1)
+    return _mean(wrong / (n_relevant * (Y_true.shape[1] - n_relevant)))
+
+
+def average_precision(Y_true, scores) -> float:
+    """Mean over instances and their relevant labels of the fraction of relevant labels
+    ranked at or above that label."""
+    Y_true, scores = _labels_scores(Y_true, scores)
+    keep = _non_degenerate(Y_true)
+    Y_true, scores = Y_true[keep], scores[keep]
+    relevant = Y_true == 1
+    ranks, relevant_ranks = _ranks(scores), _ranks(np.where(relevant, scores, -np.inf))
+    precision = np.where(relevant, relevant_ranks / ranks, 0.0).sum(axis=1)
+    return _mean(precision / relevant.sum(axis=1))
+
+
+def macro_f1(Y_true, Y_pred) -> float:
+    """Unweighted mean over labels of F1 = 2 TP / (2 TP + FP + FN) (0 when undefined)."""
+    tp, fp, fn = _confusion(Y_true, Y_pred)
+    denominator = 2 * tp + fp + fn
+    per_label = np.divide(2.0 * tp, denominator, out=np.zeros(len(tp)), where=denominator > 0)
+    return float(per_label.mean())
+
+
+def micro_f1(Y_true, Y_pred) -> float:
+    """F1 of the pooled counts: 2 sum TP / (2 sum TP + sum FP + sum FN) (0 when undefined)."""
+    tp, fp, fn = (part.sum() for part in _confusion(Y_true, Y_pred))
+    denominator = 2 * tp + fp + fn
+    return float(2.0 * tp / denominator) if denominator else 0.0
+
+
+def macro_auc(Y_true, scores) -> float:
+    """Mean over labels with both classes of the ROC AUC (Mann-Whitney U / (n+ n-))."""
+    Y_true, scores = _labels_scores(Y_true, scores)
+    positives = Y_true.sum(axis=0)
+    negatives = len(Y_true) - positives
+    keep = (positives > 0) & (negatives > 0)
+    if not keep.any():
+        return float("nan")
+    ranks = rankdata(scores[:, keep], method="average", axis=0)  # ascending, ties averaged
+    rank_sum = np.where(Y_true[:, keep] == 1, ranks, 0.0).sum(axis=0)
+    n_pos, n_neg = positives[keep], negatives[keep]
+    return float(np.mean((rank_sum - n_pos * (n_pos + 1) / 2.0) / (n_pos * n_neg)))
+
+
+#: Short name used in tables -> (metric, whether it takes 0/1 predictions rather than scores).
+METRICS = {
+    "AP": (average_precision, False), "HL": (hamming_loss, True),
+    "RL": (ranking_loss, False), "OE": (one_error, False), "CV": (coverage, False),
+    "macroF1": (macro_f1, True), "microF1": (micro_f1, True), "macroAUC": (macro_auc, False),
+}
+
+
+def evaluate(Y_true, scores, Y_pred) -> dict[str, float]:
+    """Every metric of :data:`METRICS` by its short name."""
+    return {short: metric(Y_true, Y_pred if uses_predictions else scores)
+            for short, (metric, uses_predictions) in METRICS.items()}
+
+
+# -- helpers -----------------------------------------------------------------------------------
+def _ranks(scores: np.ndarray) -> np.ndarray:
+    """rank(l) = |{l' : f(l') >= f(l)}| per row (1 = top, ties take the worst rank)."""
+    return rankdata(-scores, method="max", axis=1)
+
+
+def _non_degenerate(Y_true: np.ndarray) -> np.ndarray:
+    n_relevant = Y_true.sum(axis=1)
+    return (n_relevant > 0) & (n_relevant < Y_true.shape[1])
+
+
+def _mean(values) -> float:
+    return float(np.mean(values)) if len(values) else float("nan")
+
+
+def _labels_pair(Y_true, Y_pred) -> tuple[np.ndarray, np.ndarray]:
+    Y_true = as_label_matrix(Y_true, None, "Y_true")
+    Y_pred = as_label_matrix(Y_pred, None, "Y_pred")
+    if Y_pred.shape != Y_true.shape:
+        raise InputError(f"Y_pred has shape {Y_pred.shape} but Y_true has {Y_true.shape}.")
+    return Y_true, Y_pred
+
+
+def _labels_scores(Y_true, scores) -> tuple[np.ndarray, np.ndarray]:
+    Y_true = as_label_matrix(Y_true, None, "Y_true")
+    scores = np.asarray(scores, dtype=np.float64)
+    if scores.shape != Y_true.shape:
+        raise InputError(
+            f"scores has shape {scores.shape} but Y_true has {Y_true.shape}; pass one real-valued "
+            "score per instance and label (e.g. MLkNN.predict_proba)."
+        )
+    if not np.isfinite(scores).all():
+        raise InputError("scores contain NaN or infinity; pass finite scores.")
+    return Y_true, scores
+
+
+def _confusion(Y_true, Y_pred) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    Y_true, Y_pred = _labels_pair(Y_true, Y_pred)
+    tp = ((Y_true == 1) & (Y_pred == 1)).sum(axis=0)
+    fp = ((Y_true == 0) & (Y_pred == 1)).sum(axis=0)
+    fn = ((Y_true == 1) & (Y_pred == 0)).sum(axis=0)
+    return tp, fp, fn

@@ -1,0 +1,116 @@
+"""ML-kNN: multi-label k-nearest neighbours with Bayesian label posteriors.
+
+Zhang, M.-L., & Zhou, Z.-H. (2007). ML-KNN: A lazy learning approach to multi-label learning.
+Pattern Recognition 40(7), 2038-2048.
+
+For label l with smoothing s, m training instances and k neighbours:
+
+    prior        P(H1_l) = (s + sum_i y_il) / (2 s + m),          P(H0_l) = 1 - P(H1_l)
+    counts       C_i[l] = number of the k nearest neighbours of training instance i (never i
+                 itself) that carry l;  c1[l, j] = #{i : y_il = 1, C_i[l] = j},  c0 likewise
+    likelihood   P(E_j | H1_l) = (s + c1[l, j]) / (s (k + 1) + sum_p c1[l, p]),  P(E_j | H0_l)
+    decision     y_l = 1  iff  P(H1_l) P(E_C | H1_l) >= P(H0_l) P(E_C | H0_l)
+    score        P(H1_l | E_C) = P(H1_l) P(E_C|H1_l) / (P(H1_l) P(E_C|H1_l) + P(H0_l) P(E_C|H0_l))
+
+where C counts the query's k nearest training instances that carry l. Neighbours are
+Euclidean on the raw features (scale them beforehand if wanted); ties between equally distant
+training instances go to the lower index. A tie of the two products predicts the label
+(as Zhang's MATLAB code, posterior >= 0.5).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from sklearn.base import BaseEstimator
+from sklearn.utils.validation import check_is_fitted
+
+from milab_widgets.core.neighbors import nearest_neighbors
+from milab_widgets.data.multilabel import as_feature_matrix, as_label_matrix
+from milab_widgets.exceptions import InputError
+from milab_widgets.mil.validation import check_positive_float, check_positive_int
+
+__all__ = ["MLkNN"]
+
+
+class MLkNN(BaseEstimator):
+    """Multi-label k-nearest-neighbour classifier (Zhang & Zhou 2007).
+
+    Parameters
+    ----------
+    k : int, default 10
+        Number of neighbours.
+    s : float, default 1.0
+        Laplace smoothing of the prior and the likelihoods (> 0).
+
+    Attributes
+    ----------
+    prior_ : array (n_labels,)
+        P(H1_l).
+    likelihood_true_, likelihood_false_ : arrays (n_labels, k + 1)
+        P(E_j | H1_l) and P(E_j | H0_l) for j = 0..k neighbours carrying l.
+    X_, Y_ : the training features and labels.
+    n_features_in_ : int
+
+    Examples
+    --------
+    >>> X = np.array([[0.0], [0.1], [0.2], [5.0], [5.1], [5.2]])
+    >>> Y = np.array([[1, 0], [1, 0], [1, 0], [0, 1], [0, 1], [0, 1]])
+    >>> MLkNN(k=2).fit(X, Y).predict([[0.05], [5.05]]).tolist()
+    [[1, 0], [0, 1]]
+    """
+
+    def __init__(self, k: int = 10, s: float = 1.0):
+        self.k = k
+        self.s = s
+
+    def fit(self, X, Y) -> MLkNN:
+        """Estimate priors and likelihoods from the training set's leave-self-out neighbours."""
+        k = check_positive_int(self.k, "k")
+        s = check_positive_float(self.s, "s")
+        X = as_feature_matrix(X, "X")
+        Y = as_label_matrix(Y, len(X), "Y")
+        if k >= len(X):
+            raise InputError(
+                f"k={k} needs more than k training instances (got {len(X)}); lower k."
+            )
+        neighbours, _ = nearest_neighbors(X, X, k, exclude_self=True)
+        counts = Y[neighbours].sum(axis=1)
+        self.prior_ = (s + Y.sum(axis=0)) / (2.0 * s + len(Y))
+        self.likelihood_true_ = _likelihood(counts, Y == 1, k, s)
+        self.likelihood_false_ = _likelihood(counts, Y == 0, k, s)
+        self.X_, self.Y_ = X, Y
+        self.n_features_in_ = X.shape[1]
+        return self
+
+    def neighbor_label_counts(self, X) -> np.ndarray:
+        """For each query, how many of its k nearest training instances carry each label."""
+        check_is_fitted(self, "prior_")
+        X = as_feature_matrix(X, "X", self.n_features_in_)
+        neighbours, _ = nearest_neighbors(X, self.X_, self.k)
+        return self.Y_[neighbours].sum(axis=1)
+
+    def _joint(self, X) -> tuple[np.ndarray, np.ndarray]:
+        """P(H1) P(E_C|H1) and P(H0) P(E_C|H0), each (n_queries, n_labels)."""
+        counts = self.neighbor_label_counts(X)
+        labels = np.arange(counts.shape[1])
+        true = self.prior_ * self.likelihood_true_[labels, counts]
+        false = (1.0 - self.prior_) * self.likelihood_false_[labels, counts]
+        return true, false
+
+    def predict_proba(self, X) -> np.ndarray:
+        """Posterior P(H1_l | E_C) of every label, (n_queries, n_labels)."""
+        true, false = self._joint(X)
+        return true / (true + false)
+
+    def predict(self, X) -> np.ndarray:
+        """0/1 label matrix: label l where P(H1_l) P(E|H1_l) >= P(H0_l) P(E|H0_l)."""
+        true, false = self._joint(X)
+        return (true >= false).astype(np.int64)
+
+
+def _likelihood(counts: np.ndarray, members: np.ndarray, k: int, s: float) -> np.ndarray:
+    """(s + c[l, j]) / (s (k + 1) + sum_j c[l, j]), c[l, j] = #{members of l with count j}."""
+    n_labels = counts.shape[1]
+    cells = np.arange(n_labels) * (k + 1) + counts
+    histogram = np.bincount(cells[members], minlength=n_labels * (k + 1)).reshape(n_labels, k + 1)
+    return (s + histogram) / (s * (k + 1) + histogram.sum(axis=1, keepdims=True))

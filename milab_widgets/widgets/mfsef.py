@@ -1,0 +1,236 @@
+"""`MFSEFPanel`: choose expert features and compare multi-label feature selectors (seed 001).
+
+Pick a dataset (one with a fixed train/test split), let MFSEF take the top-MI features as
+experts or pick them by hand -- the expert view shows every feature's relevance
+FMI(f; L) = sum_l I(f; l) above the feature values of all training samples (the seed's
+waterfall plot) -- set ML-kNN's k and the subspace ratios, and compare the selectors on
+AP, HL, RL and OE as the number of selected features grows. Every selector is fitted once
+per Run on the training part and evaluated by ML-kNN on the test part, through the same
+functions as the paper's experiments (:func:`milab_widgets.experiments.mfsef.dataset_scores`).
+
+>>> from milab_widgets.widgets import MFSEFPanel
+>>> panel = MFSEFPanel("arts")   # doctest: +SKIP
+>>> panel.k.value = 5            # doctest: +SKIP
+>>> panel.run()                  # doctest: +SKIP
+"""
+
+from __future__ import annotations
+
+import html
+
+import ipywidgets as widgets
+import numpy as np
+
+from milab_widgets.charts import use_lab_charts
+from milab_widgets.charts.mfsef import expert_view_chart, metric_curves_chart
+from milab_widgets.data import list_datasets, load_dataset
+from milab_widgets.evaluation.cache import ResultCache
+from milab_widgets.exceptions import InputError
+from milab_widgets.experiments.mfsef import (
+    SELECTORS,
+    TABLE_METRICS,
+    Settings,
+    curves,
+    dataset_scores,
+    waterfall_overview,
+)
+from milab_widgets.multilabel.selection import label_relevance
+from milab_widgets.widgets.base import Panel, show_chart, show_chart_image, show_objects
+
+__all__ = ["MFSEFPanel"]
+
+EXPERT_MODES = (("top MI", "auto"), ("by hand", "hand"))
+#: Default largest feature count, as a fraction of the dataset's features.
+DEFAULT_FRACTION = 0.10
+
+
+class MFSEFPanel(Panel):
+    """Expert features and multi-label feature selection, compared live.
+
+    ``MFSEFPanel(dataset=None, run=True)`` starts on ``dataset`` (default: the first
+    available multi-label dataset with a fixed split) and, with ``run=True``, runs once.
+
+    Controls (public ipywidgets): ``dataset``, ``expert_mode`` ("auto" or "hand"),
+    ``n_experts``, ``experts`` (feature indices, most relevant first), ``ratios`` (text such
+    as "0.6, 0.3, 0.1"), ``k`` (ML-kNN neighbours), ``methods``, ``max_features``,
+    ``steps`` (number of feature counts up to ``max_features``), ``run_button``.
+
+    Results (None until a successful :meth:`run`): ``scores`` (long format, as the
+    experiments), ``curves_chart``, ``expert_chart``; shown in ``expert_output``,
+    ``curves_output`` and ``table_output``.
+    """
+
+    def __init__(self, dataset: str | None = None, run: bool = True):
+        use_lab_charts()
+        self._build_controls(dataset)
+        self._build_outputs()
+        super().__init__("MFSEF: expert features and multi-label feature selection (ML-kNN)",
+                         controls=self._control_rows(), outputs=self._output_rows())
+        self.scores = self.curves_chart = self.expert_chart = None
+        self.relevance = None
+        self._wire()
+        self.load()
+        if run:
+            self.run()
+
+    # -- layout --------------------------------------------------------------------------------
+    def _build_controls(self, dataset: str | None) -> None:
+        options, first_available = _dataset_choices()
+        wide = {"description_width": "initial"}
+        self.dataset = widgets.Dropdown(options=options, value=dataset or first_available,
+                                        description="dataset")
+        self.expert_mode = widgets.ToggleButtons(options=EXPERT_MODES, description="experts",
+                                                 style=wide)
+        self.n_experts = widgets.IntSlider(value=4, min=0, max=10, description="how many",
+                                           style=wide, continuous_update=False)
+        self.experts = widgets.SelectMultiple(options=[], rows=6, description="pick",
+                                              disabled=True, layout={"width": "320px"})
+        self.ratios = widgets.Text(value="0.6, 0.3, 0.1", description="subspace ratios",
+                                   style=wide, continuous_update=False)
+        self.k = widgets.IntSlider(value=10, min=1, max=30, description="ML-kNN k",
+                                   style=wide, continuous_update=False)
+        self.methods = widgets.SelectMultiple(options=list(SELECTORS), value=list(SELECTORS),
+                                              rows=5, description="methods")
+        self.max_features = widgets.BoundedIntText(value=10, min=1, max=10,
+                                                   description="up to (features)", style=wide,
+                                                   layout={"width": "220px"})
+        self.steps = widgets.IntSlider(value=4, min=1, max=10, description="steps",
+                                       continuous_update=False)
+        self.run_button = widgets.Button(description="Run", button_style="primary", icon="play")
+
+    def _control_rows(self) -> list:
+        return [
+            widgets.HBox([self.dataset, self.k]),
+            widgets.HBox([widgets.VBox([self.expert_mode, self.n_experts]), self.experts]),
+            widgets.HBox([self.ratios, self.methods]),
+            widgets.HBox([self.max_features, self.steps, self.run_button]),
+        ]
+
+    def _build_outputs(self) -> None:
+        self.expert_output = widgets.Output()
+        self.summary = widgets.HTML()
+        self.curves_output = widgets.Output()
+        self.table_output = widgets.Output()
+
+    def _output_rows(self) -> list:
+        return [self.expert_output, self.summary, self.curves_output, self.table_output]
+
+    def _wire(self) -> None:
+        self.dataset.observe(lambda _: self.load(), "value")
+        self.expert_mode.observe(self._on_expert_mode, "value")
+        for control in (self.n_experts, self.experts):
+            control.observe(lambda _: self.show_experts(), "value")
+        self.run_button.on_click(lambda _: self.run())
+
+    def _on_expert_mode(self, change) -> None:
+        by_hand = change["new"] == "hand"
+        self.experts.disabled, self.n_experts.disabled = not by_hand, by_hand
+        if by_hand and not self.experts.value and self.relevance is not None:
+            self.experts.value = tuple(self._automatic_experts())
+        self.show_experts()
+
+    # -- actions -------------------------------------------------------------------------------
+    def load(self) -> None:
+        """Load the dataset, rank its features by relevance and show the expert view."""
+        with self.working(f"loading {self.dataset.value}"):
+            data = load_dataset(self.dataset.value)
+            train, _ = data.train_test()
+            self.relevance = None  # no expert-view redraws while the controls are refilled
+            relevance = label_relevance(train.X, train.Y)
+            self._overview = waterfall_overview(data)
+            by_relevance = np.argsort(-relevance, kind="stable")
+            self.experts.value = ()
+            self.experts.options = [(f"{data.feature_names[j]} · MI {relevance[j]:.4f}", int(j))
+                                    for j in by_relevance]
+            self.max_features.max = data.n_features
+            self.max_features.value = max(1, round(DEFAULT_FRACTION * data.n_features))
+            self.relevance = relevance
+            if self.expert_mode.value == "hand":
+                self.experts.value = tuple(self._automatic_experts())
+            self.scores = self.curves_chart = None
+            self.summary.value = "Press <b>Run</b> to compare the selectors."
+            for output in (self.curves_output, self.table_output):
+                output.clear_output()
+            self.show_experts()
+
+    def show_experts(self) -> None:
+        """Redraw the expert view with the current experts highlighted."""
+        if self.relevance is None:
+            return
+        with self.working("drawing the expert view"):
+            self.expert_chart = expert_view_chart(
+                self.relevance, self.chosen_experts(), self._overview,
+                f"{self.dataset.value}: relevance of each feature (experts in orange) over "
+                "the feature values of all training samples")
+            show_chart_image(self.expert_output, self.expert_chart)
+
+    def run(self) -> None:
+        """Fit the chosen selectors and plot the four metrics against the feature count."""
+        with self.working(f"comparing selectors on {self.dataset.value}"):
+            settings = self._settings()
+            data = load_dataset(self.dataset.value)
+            scores, timings = dataset_scores(data.name, data, settings, ResultCache(None),
+                                             counts=self._counts())
+            self.scores = scores
+            self.curves_chart = metric_curves_chart(
+                curves(scores, data.name), f"{data.name}: ML-kNN (k = {self.k.value}) on the "
+                "selected features")
+            show_chart(self.curves_output, self.curves_chart)
+            self._show_table(scores, timings)
+
+    # -- helpers -------------------------------------------------------------------------------
+    def chosen_experts(self) -> list[int]:
+        if self.expert_mode.value == "hand":
+            return list(self.experts.value)
+        return self._automatic_experts()
+
+    def _automatic_experts(self) -> list[int]:
+        order = np.argsort(-self.relevance, kind="stable")
+        return order[: self.n_experts.value].tolist()
+
+    def _settings(self) -> Settings:
+        if not self.methods.value:
+            raise InputError("choose at least one method to compare with Original.")
+        try:
+            ratios = tuple(float(part) for part in self.ratios.value.replace(";", ",").split(","))
+        except ValueError:
+            raise InputError(f"subspace ratios {self.ratios.value!r} must be numbers separated "
+                             "by commas, e.g. 0.6, 0.3, 0.1.") from None
+        by_hand = self.expert_mode.value == "hand"
+        if by_hand and not self.experts.value:
+            raise InputError("pick at least one expert feature, or switch experts to 'top MI'.")
+        return Settings(k=self.k.value, ratios=ratios, n_experts=self.n_experts.value,
+                        experts=tuple(self.experts.value) if by_hand else None,
+                        methods=tuple(m for m in SELECTORS if m in self.methods.value))
+
+    def _counts(self) -> list[int]:
+        top = self.max_features.value
+        return sorted({max(1, round(c)) for c in np.linspace(top, 0, self.steps.value,
+                                                                  endpoint=False)})
+
+    def _show_table(self, scores, timings) -> None:
+        largest = scores[(scores.metric.isin(TABLE_METRICS)) &
+                         ((scores.n_features == self.max_features.value) |
+                          (scores.method == "Original"))]
+        table = largest.pivot(index="method", columns="metric", values="value")
+        seconds = timings.set_index("method")["seconds"] if len(timings) else None
+        if seconds is not None:
+            table["selection seconds"] = seconds
+        experts = ", ".join(str(e) for e in self.chosen_experts()) or "none"
+        self.summary.value = (
+            f"Scores at {self.max_features.value} selected features (Original: all "
+            f"{self.max_features.max}); MFSEF experts: {html.escape(experts)}; ratios "
+            f"{html.escape(self.ratios.value)}; ML-kNN k = {self.k.value}, s = 1.")
+        show_objects(self.table_output, table.reindex(columns=[*TABLE_METRICS, *(
+            ["selection seconds"] if seconds is not None else [])]).round(4))
+
+
+def _dataset_choices() -> tuple[list[tuple[str, str]], str]:
+    """(label, name) of every multi-label dataset with a fixed split ("(missing)" when its
+    files are absent) and the first available one."""
+    table = list_datasets()
+    table = table[(table["kind"] == "multilabel") & table["train"].notna()]
+    options = [(name if available else f"{name} (missing)", name)
+               for name, available in zip(table["name"], table["available"])]
+    available = table.loc[table["available"], "name"]
+    return options, (available.iloc[0] if len(available) else table["name"].iloc[0])

@@ -1,0 +1,124 @@
+"""Seed 001's experiment functions on a small synthetic dataset and hand-made score tables."""
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from milab_widgets.data.multilabel import MultiLabelDataset
+from milab_widgets.evaluation.cache import ResultCache
+from milab_widgets.experiments import mfsef
+from milab_widgets.multilabel import MFSEF, MLkNN, metrics
+
+
+@pytest.fixture(scope="module")
+def toy():
+    rng = np.random.default_rng(0)
+    X = rng.random((160, 30))
+    Y = np.column_stack([X[:, 0] > 0.5, X[:, 1] + X[:, 2] > 1.0, X[:, 3] > 0.7]).astype(int)
+    return MultiLabelDataset(X, Y, split=(np.arange(100), np.arange(100, 160)), name="toy")
+
+
+def test_evaluate_columns_is_mlknn_on_those_columns(toy):
+    train, test = toy.train_test()
+    columns = [3, 0, 7]
+    model = MLkNN(k=5).fit(train.X[:, columns], train.Y)
+    expected = metrics.evaluate(test.Y, model.predict_proba(test.X[:, columns]),
+                                model.predict(test.X[:, columns]))
+    assert mfsef.evaluate_columns(train, test, columns, k=5) == expected
+
+
+def test_dataset_scores_cover_every_method_count_and_metric(toy, tmp_path, monkeypatch):
+    settings = mfsef.Settings(curve_fractions=(0.2, 0.5), curve_datasets=("toy",))
+    cache = ResultCache(tmp_path)
+    scores, timings = mfsef.dataset_scores("toy", toy, settings, cache)
+    assert settings.counts("toy", 30) == [3, 6, 15]
+    selectors = scores[scores.method != "Original"]
+    assert set(selectors.n_features) == {3, 6, 15} and set(selectors.method) == set(mfsef.SELECTORS)
+    assert set(scores.metric) == set(metrics.METRICS)
+    assert scores[scores.in_table].groupby("method").n_features.first().to_dict() == {
+        "Original": 30, **{m: 3 for m in mfsef.SELECTORS}}
+    assert sorted(timings.method) == sorted(mfsef.SELECTORS)
+    # one MFSEF row, recomputed by hand
+    train, test = toy.train_test()
+    chosen = MFSEF(6).fit(train.X, train.Y).selected_
+    expected = mfsef.evaluate_columns(train, test, chosen)["AP"]
+    row = scores.query("method == 'MFSEF' and n_features == 6 and metric == 'AP'")
+    assert row.value.item() == pytest.approx(expected)
+    # a rerun reads every record (scores and fit times) from the cache and fits nothing
+    monkeypatch.setattr(mfsef, "fit_selectors", lambda *args: pytest.fail("refitted"))
+    again, timings_again = mfsef.dataset_scores("toy", toy, settings, ResultCache(tmp_path))
+    pd.testing.assert_frame_equal(again, scores)
+    pd.testing.assert_frame_equal(timings_again, timings)
+
+
+def test_hand_picked_experts_reach_mfsef(toy):
+    train, _ = toy.train_test()
+    settings = mfsef.Settings(experts=(29, 28), methods=("MFSEF",))
+    selector = mfsef.make_selector("MFSEF", 5, settings).fit(train.X, train.Y)
+    assert selector.selected_[:2].tolist() == [29, 28]
+    with pytest.raises(Exception, match="not one of"):
+        mfsef.make_selector("LASSO", 5, settings)
+
+
+def test_unavailable_datasets_are_skipped_and_reported(empty_data_home):
+    results = mfsef.run(["arts"], quick=True)
+    assert results.scores.empty and "milab fetch arts" in results.skipped["arts"]
+
+
+def scores_table(values: dict, metric="AP"):
+    """Long-format table rows from {dataset: {method: value}} at the table's size."""
+    rows = [{"dataset": d, "method": m, "n_features": 1, "metric": metric, "value": v,
+             "in_table": True} for d, by_method in values.items() for m, v in by_method.items()]
+    return pd.DataFrame(rows)
+
+
+def test_ranked_table_and_claims_follow_the_ranks():
+    methods = list(mfsef.METHODS)
+    values = {f"d{i}": dict(zip(methods, [0.5, 0.4, 0.3, 0.2, 0.1, 0.6 - 0.01 * i]))
+              for i in range(7)}
+    tables = [scores_table(values, metric) for metric in mfsef.TABLE_METRICS]
+    scores = pd.concat(tables, ignore_index=True)
+    table = mfsef.ranked_table(scores, "AP")
+    assert table.loc["d0", "MFSEF"] == "0.6000 (1)" and table.loc["d0", "MDDMspc"] == "0.4000 (3)"
+    assert table.loc["average rank", "MFSEF"] == "1.00"
+    losses = mfsef.ranked_table(scores, "HL")  # lower is better: MFSEF is now last
+    assert losses.loc["average rank", "MFSEF"] == "6.00"
+    claims = mfsef.claims(scores).set_index(["metric", "claim"])
+    assert claims.loc[("AP", "MFSEF best average rank"), "holds"]
+    assert not claims.loc[("HL", "MFSEF best average rank"), "holds"]
+    assert claims.loc[("AP", "MFSEF best average rank"), "cd"] == pytest.approx(2.850, abs=5e-4)
+    # MFSEF rank 1 vs MFSLS rank 6 on AP: 5 > CD; vs MDDMspc (rank 3): 2 < CD
+    assert claims.loc[("AP", "MFSEF significantly better than PMU"), "holds"]
+    assert not claims.loc[("AP", "MFSEF significantly better than MDDMspc"), "holds"]
+    comparison = mfsef.paper_comparison(scores)
+    assert len(comparison) == 4 * 7 and set(comparison.our_MFSEF_rank[comparison.metric == "AP"]) == {1}
+
+
+def test_waterfall_data_has_the_chosen_samples_and_blocks(toy):
+    samples = mfsef.waterfall_samples(toy, samples=(0, 5))
+    assert samples["sample"].unique().tolist() == [1, 6] and len(samples) == 60
+    np.testing.assert_allclose(samples[samples["sample"] == 6].value, toy.X[5])
+    overview = mfsef.waterfall_overview(toy, n_groups=4)
+    assert overview.block.nunique() == 4 and len(overview) == 4 * 30
+    np.testing.assert_allclose(overview[overview.block == 0].value, toy.X[:25].mean(axis=0))
+
+
+def test_ranks_by_size_ranks_every_size_against_original():
+    rows = []
+    for dataset in ("d1", "d2"):
+        rows.append({"dataset": dataset, "method": "Original", "n_features": 100, "fraction": 1.0})
+        for size, boost in ((0.1, 0.0), (0.2, 1.0)):
+            for rank, method in enumerate(mfsef.SELECTORS):
+                value = 0.5 - 0.01 * rank + (0.2 if method == "MFSEF" else 0) * boost
+                rows.append({"dataset": dataset, "method": method, "n_features": int(100 * size),
+                             "fraction": size, "value_AP": value})
+    base = pd.DataFrame(rows).fillna({"value_AP": 0.45})
+    scores = pd.concat([base.assign(metric=m, value=base.value_AP) for m in mfsef.TABLE_METRICS])
+    by_size = mfsef.ranks_by_size(scores.drop(columns="value_AP"))
+    ap = by_size[by_size.metric == "AP"].pivot(index="fraction", columns="method",
+                                                 values="average_rank")
+    assert ap.loc[0.1, "MDDMspc"] == 1 and ap.loc[0.2, "MFSEF"] == 1
+    assert ap.loc[0.1, "Original"] == 6 and ap.loc[0.1, "MFSEF"] == 5
+    leaders = mfsef.best_by_size(by_size).set_index(["fraction", "metric"])
+    assert leaders.loc[(0.2, "AP"), "MFSEF_best"] and not leaders.loc[(0.1, "AP"), "MFSEF_best"]
+    assert leaders.loc[(0.1, "AP"), "best_methods"] == "MDDMspc"

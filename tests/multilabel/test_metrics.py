@@ -1,0 +1,109 @@
+"""Multi-label metrics against scikit-learn, brute-force definitions and worked examples."""
+
+import numpy as np
+import pytest
+from sklearn import metrics as sk
+
+from milab_widgets.exceptions import InputError
+from milab_widgets.multilabel import metrics
+
+
+def random_problem(seed, n=60, labels=7, tie_levels=4):
+    """Y with every row having relevant and irrelevant labels; scores with many ties."""
+    rng = np.random.default_rng(seed)
+    Y = (rng.random((n, labels)) < 0.35).astype(int)
+    Y[:, 0], Y[:, 1] = 1, 0  # keeps each row non-degenerate
+    Y = rng.permuted(Y, axis=1)
+    scores = rng.integers(0, tie_levels, size=(n, labels)) / tie_levels
+    predictions = (rng.random((n, labels)) < 0.4).astype(int)
+    return Y, scores, predictions
+
+
+def brute_one_error(Y, scores):
+    """A tie at the top counts as an error when any tied top label is irrelevant."""
+    errors = [np.any(y[np.flatnonzero(f == f.max())] == 0) for y, f in zip(Y, scores)
+              if 0 < y.sum() < len(y)]
+    return np.mean(errors)
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_ranking_metrics_equal_sklearn_with_ties(seed):
+    Y, scores, _ = random_problem(seed)
+    assert metrics.coverage(Y, scores) == pytest.approx(sk.coverage_error(Y, scores) - 1)
+    assert metrics.ranking_loss(Y, scores) == pytest.approx(sk.label_ranking_loss(Y, scores))
+    assert metrics.average_precision(Y, scores) == pytest.approx(
+        sk.label_ranking_average_precision_score(Y, scores))
+    assert metrics.one_error(Y, scores) == pytest.approx(brute_one_error(Y, scores))
+
+
+@pytest.mark.parametrize("seed", [0, 1])
+def test_label_based_metrics_equal_sklearn(seed):
+    Y, scores, predictions = random_problem(seed, tie_levels=5)
+    Y[:, 3] = 0  # a label without positives: F1 0 by convention, left out of the AUC
+    predictions[:, 3] = 0
+    assert metrics.hamming_loss(Y, predictions) == pytest.approx(sk.hamming_loss(Y, predictions))
+    assert metrics.macro_f1(Y, predictions) == pytest.approx(
+        sk.f1_score(Y, predictions, average="macro", zero_division=0))
+    assert metrics.micro_f1(Y, predictions) == pytest.approx(
+        sk.f1_score(Y, predictions, average="micro", zero_division=0))
+    two_class = [j for j in range(Y.shape[1]) if 0 < Y[:, j].sum() < len(Y)]
+    assert len(two_class) == Y.shape[1] - 1
+    expected_auc = np.mean([sk.roc_auc_score(Y[:, j], scores[:, j]) for j in two_class])
+    assert metrics.macro_auc(Y, scores) == pytest.approx(expected_auc)
+
+
+def test_degenerate_instances_are_left_out_of_the_pairwise_metrics():
+    Y, scores, _ = random_problem(3)
+    Y_all = np.vstack([Y, np.ones((1, Y.shape[1]), int), np.zeros((1, Y.shape[1]), int)])
+    scores_all = np.vstack([scores, scores[:2]])
+    assert metrics.ranking_loss(Y_all, scores_all) == pytest.approx(sk.label_ranking_loss(Y, scores))
+    assert metrics.average_precision(Y_all, scores_all) == pytest.approx(
+        sk.label_ranking_average_precision_score(Y, scores))
+    assert metrics.one_error(Y_all, scores_all) == pytest.approx(metrics.one_error(Y, scores))
+    # coverage keeps every instance: scikit-learn's value minus one, row by row
+    assert metrics.coverage(Y_all, scores_all) == pytest.approx(
+        sk.coverage_error(Y_all, scores_all) - 1)
+    only_degenerate = np.ones((2, 3), int)
+    assert np.isnan(metrics.average_precision(only_degenerate, np.zeros((2, 3))))
+
+
+def test_worked_example():
+    Y = [[1, 0, 1]]
+    scores = [[0.9, 0.8, 0.1]]  # ranks 1, 2, 3
+    assert metrics.average_precision(Y, scores) == pytest.approx((1 / 1 + 2 / 3) / 2)
+    assert metrics.ranking_loss(Y, scores) == pytest.approx(1 / 2)  # (label 2, label 1) wrong
+    assert metrics.coverage(Y, scores) == 2
+    assert metrics.one_error(Y, scores) == 0
+
+
+def test_all_tied_scores_count_against_the_ranker():
+    Y, scores = [[1, 0, 0]], [[0.5, 0.5, 0.5]]
+    assert metrics.average_precision(Y, scores) == pytest.approx(1 / 3)
+    assert metrics.ranking_loss(Y, scores) == 1
+    assert metrics.one_error(Y, scores) == 1
+    assert metrics.coverage(Y, scores) == 2
+    assert metrics.macro_auc([[1], [0]], [[0.5], [0.5]]) == pytest.approx(0.5)
+
+
+def test_macro_auc_is_nan_when_every_label_has_one_class():
+    assert np.isnan(metrics.macro_auc(np.ones((4, 2), int), np.random.rand(4, 2)))
+
+
+def test_evaluate_returns_every_metric():
+    Y, scores, predictions = random_problem(4)
+    values = metrics.evaluate(Y, scores, predictions)
+    assert set(values) == set(metrics.METRICS) >= {"AP", "HL", "RL", "OE"}
+    assert values["HL"] == metrics.hamming_loss(Y, predictions)
+    assert values["AP"] == metrics.average_precision(Y, scores)
+
+
+@pytest.mark.parametrize("call, message", [
+    (lambda: metrics.hamming_loss([[0, 1]], [[0, 1, 1]]), "Y_pred has shape"),
+    (lambda: metrics.ranking_loss([[0, 1]], [[0.1]]), "scores has shape"),
+    (lambda: metrics.ranking_loss([[0, 2]], [[0.1, 0.2]]), "only 0 and 1"),
+    (lambda: metrics.one_error([[0, 1]], [[np.nan, 0.2]]), "NaN"),
+    (lambda: metrics.macro_f1([0, 1], [0, 1]), "2-D"),
+])
+def test_bad_input_is_named(call, message):
+    with pytest.raises(InputError, match=message):
+        call()

@@ -1,0 +1,79 @@
+"""MFSEFPanel driven without a browser: set widget values, press Run, read the results."""
+
+import numpy as np
+import pytest
+
+from milab_widgets.evaluation.cache import ResultCache
+from milab_widgets.experiments import mfsef
+from milab_widgets.multilabel.selection import label_relevance
+from milab_widgets.widgets import MFSEFPanel
+
+
+@pytest.fixture
+def yeast(require_dataset):
+    return require_dataset("yeast")
+
+
+@pytest.fixture
+def panel(yeast):
+    panel = MFSEFPanel("yeast", run=False)
+    panel.methods.value = ("MFSLS", "MFSEF")
+    panel.max_features.value = 8
+    panel.steps.value = 2
+    return panel
+
+
+def assert_ok(panel):
+    assert panel.error.value == "", panel.last_error
+    assert panel.status.value.startswith("done:")
+
+
+def test_loading_ranks_the_features_and_sizes_the_controls(panel, yeast):
+    assert_ok(panel)
+    train, _ = yeast.train_test()
+    relevance = label_relevance(train.X, train.Y)
+    np.testing.assert_allclose(panel.relevance, relevance)
+    assert panel.experts.options[0][1] == int(np.argmax(relevance))
+    assert panel.max_features.max == 103 and panel.chosen_experts() == \
+        np.argsort(-relevance, kind="stable")[:4].tolist()
+    assert panel.expert_chart is not None
+
+
+def test_run_compares_the_methods_like_the_experiment(panel, yeast):
+    panel.run_button.click()
+    assert_ok(panel)
+    assert set(panel.scores.method) == {"Original", "MFSLS", "MFSEF"}
+    assert sorted(panel.scores[panel.scores.method == "MFSEF"].n_features.unique()) == [4, 8]
+    expected, _ = mfsef.dataset_scores("yeast", yeast, mfsef.Settings(methods=("MFSLS", "MFSEF")),
+                                       ResultCache(None), counts=[4, 8])
+    np.testing.assert_allclose(panel.scores.value, expected.value)
+    assert panel.curves_chart is not None and "Scores at 8 selected features" in panel.summary.value
+
+
+def test_hand_picked_experts_and_ratios_change_mfsef(panel, yeast):
+    panel.expert_mode.value = "hand"
+    assert not panel.experts.disabled and panel.n_experts.disabled
+    panel.experts.value = (50, 60)
+    panel.ratios.value = "0.5, 0.5"
+    panel.k.value = 5
+    panel.run()
+    assert_ok(panel)
+    settings = mfsef.Settings(k=5, ratios=(0.5, 0.5), experts=(50, 60), methods=("MFSEF",))
+    expected, _ = mfsef.dataset_scores("yeast", yeast, settings, ResultCache(None), counts=[8])
+    got = panel.scores.query("method == 'MFSEF' and n_features == 8").value.to_numpy()
+    np.testing.assert_allclose(got, expected.query("method == 'MFSEF'").value)
+    assert "MFSEF experts: 50, 60" in panel.summary.value
+
+
+@pytest.mark.parametrize("setting, message", [
+    (("ratios", "0.6; x"), "must be numbers"),
+    (("ratios", "0.7, 0.7"), "summing to 1"),
+    (("methods", ()), "at least one method"),
+])
+def test_bad_settings_are_shown_in_the_panel(panel, setting, message):
+    getattr(panel, setting[0]).value = setting[1]
+    panel.run()
+    assert panel.status.value.startswith("failed:") and message in panel.error.value
+    panel.ratios.value, panel.methods.value = "0.6, 0.3, 0.1", ("MFSEF",)
+    panel.run()  # still usable
+    assert_ok(panel)
