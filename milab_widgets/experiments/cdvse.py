@@ -30,6 +30,7 @@ import pandas as pd
 from sklearn.decomposition import PCA
 from sklearn.preprocessing import MinMaxScaler
 from threadpoolctl import threadpool_limits
+from tqdm.auto import tqdm
 
 from milab_widgets.data import load_dataset
 from milab_widgets.data.oneclass import OneClassDataset
@@ -38,7 +39,7 @@ from milab_widgets.data.uci_sources import UNAVAILABLE
 from milab_widgets.evaluation.cache import ResultCache
 from milab_widgets.evaluation.oneclass_scores import g_mean
 from milab_widgets.evaluation.oneclass_selection import make_folds, select_sigma, select_svdd
-from milab_widgets.exceptions import DatasetUnavailableError
+from milab_widgets.experiments.tables import concat_or_empty, load_available, write_tables
 from milab_widgets.oneclass import SVDD, AdaBoostSVDD, BaggingSVDD, CDVSESVDD
 
 UCI_DATASETS = ("cancer", "breast_cancer", "cleveland_heart", "diabetes", "flare_solar",
@@ -173,26 +174,11 @@ def run(datasets=UCI_DATASETS, quick: bool = False, seed: int = 0, repetitions=N
 def _run(settings: Settings, datasets, cache_dir, progress: bool) -> Results:
     cache = ResultCache(cache_dir)
     synthetic, boundaries, points = synthetic_experiment(settings)
-    tables, skipped = [], {}
-    for name in _maybe_progress(datasets, progress):
-        if name in UNAVAILABLE:
-            skipped[name] = UNAVAILABLE[name]
-            continue
-        try:
-            data = load_dataset(name)
-        except DatasetUnavailableError as error:
-            skipped[name] = str(error)
-            continue
-        tables.append(dataset_runs(name, data, settings, cache))
-    runs = pd.concat(tables, ignore_index=True) if tables else pd.DataFrame(columns=RUN_COLUMNS)
-    return Results(settings, runs, synthetic, boundaries, points, skipped)
-
-
-def _maybe_progress(items, progress: bool):
-    if not progress:
-        return items
-    from tqdm.auto import tqdm
-    return tqdm(items, desc="datasets")
+    available, skipped = load_available(datasets, UNAVAILABLE)
+    tables = [dataset_runs(name, data, settings, cache)
+              for name, data in tqdm(available.items(), desc="datasets", disable=not progress)]
+    return Results(settings, concat_or_empty(tables, RUN_COLUMNS), synthetic, boundaries, points,
+                   skipped)
 
 
 # -- §4.1: artificial sets, and the panel's playground ------------------------------------
@@ -443,8 +429,6 @@ def verdict(claims: pd.DataFrame, summary: pd.DataFrame) -> str:
 
 def save_tables(results: Results, folder) -> list[Path]:
     """Write every table as CSV (and the settings as JSON) into ``folder``."""
-    folder = Path(folder)
-    folder.mkdir(parents=True, exist_ok=True)
     summary = results.summary
     tables = {
         "runs": results.runs, "summary": summary,
@@ -453,12 +437,4 @@ def save_tables(results: Results, folder) -> list[Path]:
         "table4_test": score_table(summary, "test").reset_index(),
         "synthetic": synthetic_table(results.synthetic), "claims": results.claims,
     }
-    written = []
-    for name, table in tables.items():
-        path = folder / f"{name}.csv"
-        table.to_csv(path, index=False)
-        written.append(path)
-    settings_path = folder / "settings.json"
-    settings_path.write_text(pd.Series({**asdict(results.settings),
-                                        "skipped": results.skipped}).to_json(indent=2))
-    return [*written, settings_path]
+    return write_tables(folder, tables, asdict(results.settings), results.skipped)

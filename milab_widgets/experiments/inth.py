@@ -26,7 +26,6 @@ import pandas as pd
 from sklearn.model_selection import LeaveOneOut
 from sklearn.preprocessing import StandardScaler
 
-from milab_widgets.data import load_dataset
 from milab_widgets.evaluation.cache import ResultCache
 from milab_widgets.evaluation.neighbors_cv import (
     K_GRID,
@@ -36,13 +35,16 @@ from milab_widgets.evaluation.neighbors_cv import (
 )
 from milab_widgets.evaluation.fixed_params import fold_accuracies
 from milab_widgets.evaluation.splits import stratified_splits
-from milab_widgets.exceptions import DatasetUnavailableError
+from milab_widgets.experiments.tables import concat_or_empty, load_available, write_tables
 from milab_widgets.mil.distances import bag_distances
 from milab_widgets.mil.neighbors import CitationKNN
 
 TABLE3_DATASETS = ("musk1", "musk2", "elephant", "fox", "tiger")
 MILWEB_DATASETS = ("web_recommendation_1",)
 CLASSIFIERS = {"citation-knn": "Citation-KNN", "knn": "KNN"}
+#: One row of ``Results.folds``: an outer fold of one method, its selected parameters, accuracy.
+FOLD_COLUMNS = ("fold", "k", "sigma", "alpha", "inner_accuracy", "accuracy", "n_test", "seconds",
+                "dataset", "classifier", "metric")
 METRICS = {"min": "minH", "max": "maxH", "integrated": "intH", "average": "aveH", "adapted": "adaH"}
 
 #: Citation-KNN with minimal Hausdorff, R = 2, C = 4, as published by Wang & Zucker (ICML 2000).
@@ -98,13 +100,9 @@ def run(datasets=TABLE3_DATASETS + MILWEB_DATASETS, quick: bool = False, seed: i
     reported in ``Results.skipped`` (name -> how to get it)."""
     settings = Settings.for_mode(quick, seed, scale)
     cache = ResultCache(cache_dir)
-    fold_tables, sweep_tables, baseline_tables, skipped = [], [], [], {}
-    for name in datasets:
-        try:
-            bags = load_dataset(name)
-        except DatasetUnavailableError as error:
-            skipped[name] = str(error)
-            continue
+    fold_tables, sweep_tables, baseline_tables = [], [], []
+    available, skipped = load_available(datasets)
+    for name, bags in available.items():
         source = DistanceSource(bags, scale)
         fold_tables.append(_dataset_folds(name, bags.labels, source, settings, cache, progress))
         sweep_tables.append(_dataset_sweep(name, bags.labels, source, settings))
@@ -112,8 +110,8 @@ def run(datasets=TABLE3_DATASETS + MILWEB_DATASETS, quick: bool = False, seed: i
             raw = source if scale == "none" else DistanceSource(bags, "none")
             baseline_tables.append(published_setting(name, bags.labels, raw(np.arange(len(bags))),
                                                      settings))
-    return Results(settings, _concat(fold_tables), _concat(sweep_tables),
-                   _concat(baseline_tables), skipped)
+    return Results(settings, concat_or_empty(fold_tables, FOLD_COLUMNS),
+                   concat_or_empty(sweep_tables), concat_or_empty(baseline_tables), skipped)
 
 
 def published_setting(name, y, matrices, settings) -> pd.DataFrame:
@@ -263,8 +261,6 @@ def paper_comparison(summary: pd.DataFrame, published_setting: pd.DataFrame) -> 
 
 def save_tables(results: Results, folder) -> list[Path]:
     """Write every table as CSV (and the settings as JSON) into ``folder``."""
-    folder = Path(folder)
-    folder.mkdir(parents=True, exist_ok=True)
     summary = results.summary
     tables = {
         "folds": results.folds,
@@ -275,16 +271,4 @@ def save_tables(results: Results, folder) -> list[Path]:
         "sweep": results.sweep,
         "paper_comparison": paper_comparison(summary, results.published_setting),
     }
-    written = []
-    for name, table in tables.items():
-        path = folder / f"{name}.csv"
-        table.to_csv(path, index=False)
-        written.append(path)
-    settings_path = folder / "settings.json"
-    settings_path.write_text(pd.Series({**asdict(results.settings),
-                                        "skipped": results.skipped}).to_json(indent=2))
-    return [*written, settings_path]
-
-
-def _concat(tables) -> pd.DataFrame:
-    return pd.concat(tables, ignore_index=True) if tables else pd.DataFrame()
+    return write_tables(folder, tables, asdict(results.settings), results.skipped)

@@ -26,15 +26,16 @@ from pathlib import Path
 
 import numpy as np
 import pandas as pd
+from tqdm.auto import tqdm
 
-from milab_widgets.data import load_dataset
 from milab_widgets.evaluation.cache import ResultCache
 from milab_widgets.evaluation.ranking_stats import (
     friedman_test,
     nemenyi_cd,
     rank_methods,
 )
-from milab_widgets.exceptions import DatasetUnavailableError, InputError
+from milab_widgets.exceptions import InputError
+from milab_widgets.experiments.tables import concat_or_empty, load_available, write_tables
 from milab_widgets.multilabel import MFSEF, MFSLS, PMU, MDDMRanking, MLkNN, metrics
 
 #: The seed's seven Yahoo sets, in its order ("Artificial" is Arts).
@@ -161,18 +162,14 @@ def run(datasets=TABLE_DATASETS, quick: bool = False, seed: int = 0, cache_dir=N
     in ``Results.skipped`` (name -> how to get it)."""
     settings = Settings.for_mode(quick, seed)
     cache = ResultCache(cache_dir)
-    score_tables, timing_tables, skipped = [], [], {}
-    for name in _progress(datasets, progress):
-        try:
-            data = load_dataset(name)
-        except DatasetUnavailableError as error:
-            skipped[name] = str(error)
-            continue
+    score_tables, timing_tables = [], []
+    available, skipped = load_available(datasets)
+    for name, data in tqdm(available.items(), desc="datasets", disable=not progress):
         scores, timings = dataset_scores(name, data, settings, cache)
         score_tables.append(scores)
         timing_tables.append(timings)
-    return Results(settings, _concat(score_tables, SCORE_COLUMNS),
-                   _concat(timing_tables, TIMING_COLUMNS), skipped)
+    return Results(settings, concat_or_empty(score_tables, SCORE_COLUMNS),
+                   concat_or_empty(timing_tables, TIMING_COLUMNS), skipped)
 
 
 def dataset_scores(name, data, settings: Settings, cache: ResultCache, counts=None):
@@ -388,32 +385,10 @@ def waterfall_overview(data, n_groups: int = 25) -> pd.DataFrame:
 
 def save_tables(results: Results, folder) -> list[Path]:
     """Write every table as CSV (and the settings as JSON) into ``folder``."""
-    folder = Path(folder)
-    folder.mkdir(parents=True, exist_ok=True)
     scores = results.scores
     tables = {"scores": scores, "summary": rank_summary(scores), "claims": claims(scores),
               "paper_comparison": paper_comparison(scores), "timings": results.timings,
               "ranks_by_size": ranks_by_size(scores)}
     for number, metric in enumerate(TABLE_METRICS, start=2):
         tables[f"table{number}_{metric}"] = ranked_table(scores, metric).reset_index()
-    written = []
-    for name, table in tables.items():
-        path = folder / f"{name}.csv"
-        table.to_csv(path, index=False)
-        written.append(path)
-    settings_path = folder / "settings.json"
-    settings_path.write_text(pd.Series({**asdict(results.settings),
-                                        "skipped": results.skipped}).to_json(indent=2))
-    return [*written, settings_path]
-
-
-def _progress(items, progress: bool):
-    if not progress:
-        return items
-    from tqdm.auto import tqdm
-
-    return tqdm(items, desc="datasets")
-
-
-def _concat(tables, columns) -> pd.DataFrame:
-    return pd.concat(tables, ignore_index=True) if tables else pd.DataFrame(columns=columns)
+    return write_tables(folder, tables, asdict(results.settings), results.skipped)
