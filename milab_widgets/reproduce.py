@@ -15,7 +15,8 @@ from pathlib import Path
 from milab_widgets.exceptions import InputError, MilabError
 
 #: Paper short name -> notebook file name, in the order `milab reproduce` runs them.
-PAPERS = {"intH": "intH.ipynb", "CDVSE": "CDVSE.ipynb", "MFSEF": "MFSEF.ipynb"}
+PAPERS = {"intH": "intH.ipynb", "CDVSE": "CDVSE.ipynb", "MFSEF": "MFSEF.ipynb",
+          "TwoViewMIC": "TwoViewMIC.ipynb"}
 
 
 @dataclass(frozen=True)

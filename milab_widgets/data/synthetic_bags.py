@@ -1,0 +1,62 @@
+"""SYNTHETIC two-view bags with known clusters (for tests, demos and benchmarks; not a benchmark).
+
+Each cluster k has, in each view v, a concept centre mu_k^v drawn from N(0, spread^2 I).
+A bag of cluster k holds, in each view independently, 2..max_size instances: the first
+ceil(size / 2) near the concept (N(mu_k^v, I)), the others background (N(0, spread^2 I),
+shared by all clusters) — the multi-instance situation where only some instances say what
+the bag is. Views have different dimensions, as a text and an image view would.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from milab_widgets.data.bags import BagDataset
+from milab_widgets.data.twoview_files import TwoViewBags
+from milab_widgets.exceptions import InputError
+
+__all__ = ["synthetic_two_view_bags"]
+
+
+def synthetic_two_view_bags(n_clusters: int = 3, bags_per_cluster: int = 30,
+                            n_features=(4, 6), max_size: int = 6, spread: float = 4.0,
+                            seed: int = 0) -> TwoViewBags:
+    """A seeded TwoViewBags named "synthetic" with one second-view generator, "synthetic".
+
+    Parameters
+    ----------
+    n_clusters, bags_per_cluster : int
+        Objects are ordered cluster by cluster; labels = cluster number.
+    n_features : (int, int)
+        Dimensions of the first and the second view.
+    max_size : int
+        Bag sizes are uniform on 2..max_size, per bag and view.
+    spread : float
+        Standard deviation of the concept centres and the background, in units of the
+        concepts' own (unit) standard deviation; larger is easier.
+    seed : int
+    """
+    if n_clusters < 1 or bags_per_cluster < 1 or max_size < 2 or len(n_features) != 2:
+        raise InputError("need n_clusters >= 1, bags_per_cluster >= 1, max_size >= 2 and "
+                         "two view dimensions in n_features.")
+    rng = np.random.default_rng(seed)
+    labels = np.repeat(np.arange(n_clusters), bags_per_cluster)
+    views = [_view(rng, labels, d, max_size, spread, f"synthetic view {v + 1}")
+             for v, d in enumerate(n_features)]
+    return TwoViewBags(
+        "synthetic", labels, tuple(f"cluster {k}" for k in range(n_clusters)), "synthetic-1",
+        views[0], {"synthetic": views[1]},
+        "SYNTHETIC data: Gaussian concept instances among shared background instances.",
+    )
+
+
+def _view(rng, labels, n_features, max_size, spread, name) -> BagDataset:
+    centres = rng.normal(scale=spread, size=(labels.max() + 1, n_features))
+    bags = []
+    for label in labels:
+        size = int(rng.integers(2, max_size + 1))
+        n_concept = (size + 1) // 2
+        concept = centres[label] + rng.normal(size=(n_concept, n_features))
+        background = rng.normal(scale=spread, size=(size - n_concept, n_features))
+        bags.append(np.vstack([concept, background]))
+    return BagDataset.from_bags(bags, labels, name=name)

@@ -1,0 +1,282 @@
+"""Multi-instance kernels: a bag is mapped to one vector phi(B), and K(B, B') = k(phi(B), phi(B')).
+
+Seed 003 (Cai & Liu 2021, §2.3) embeds two such kernels in its two-view model:
+
+* Mixture-model kernel (Ker1; Wang, Yang & Zha, "Adaptive p-posterior mixture-model kernels
+  for multiple instance learning", ICML 2008): a Gaussian mixture {(Lambda_j, omega_j)}_{j<=K}
+  is fitted on all instances of a view, and
+
+      phi(B) = sum_{b in B} ( omega_j pr(b | Lambda_j) / sum_k omega_k pr(b | Lambda_k) )_{j=1..K}
+      K(B_s, B_t) = <phi(B_s), phi(B_t)>                                   (seed eqs. 18-19)
+
+  the bag's summed posterior responsibilities, K = 100 components by default.
+
+* Minimax kernel (Ker2; Gärtner, Flach, Kowalczyk & Smola, "Multi-instance kernels", ICML
+  2002): phi(B) = (min_{b in B} b_1, ..., min_{b in B} b_d, max_{b in B} b_1, ..., max_{b in B} b_d)
+  and K(B_s, B_t) = (gamma <phi(B_s), phi(B_t)> + 1)^p, p = 5          (seed eqs. 20-22)
+
+  on features min-max scaled to [0, 1] over the view's instances, with gamma = 1 / (2d)
+  (scikit-learn's default gamma for a polynomial kernel on 2d features), so every entry lies
+  in [1, 2^p]: no overflow, and K >= 0 entrywise, which the multiplicative updates of
+  :class:`~milab_widgets.mil.twoview.TwoViewMIClustering` need.
+
+Both Gram matrices are phi-products, hence positive semi-definite, and non-negative.
+
+``normalize=True`` (the default) divides K(B_s, B_t) by sqrt(K(B_s, B_s) K(B_t, B_t)): every
+bag's image in feature space gets unit length. The seed does not normalise; we do because
+concept factorisation normalises every data point to unit length (Xu & Gong, SIGIR 2004),
+because otherwise a view's weight in the two-view sum is its kernel's arbitrary scale
+(a 9-instance patch bag's posterior sum is ~5x longer than a 4-segment bag's), and because it
+gives alpha and beta one meaning on every dataset. ``normalize=False`` is the seed's literal
+kernel. Normalising keeps K PSD (D^-1/2 K D^-1/2) and non-negative.
+The bag maps are segment reductions over the instance matrix (``np.add.reduceat`` and
+friends over the BagDataset offsets): no Python loop over bags.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from sklearn.base import BaseEstimator, TransformerMixin
+from sklearn.metrics.pairwise import polynomial_kernel
+from sklearn.mixture import GaussianMixture
+from sklearn.preprocessing import MinMaxScaler, StandardScaler
+from sklearn.utils.validation import check_is_fitted
+
+from milab_widgets.data.bags import BagDataset
+from milab_widgets.exceptions import InputError
+from milab_widgets.mil.validation import check_bags, check_choice, check_positive_int
+
+__all__ = ["KERNELS", "MinimaxKernel", "MixtureModelKernel", "bag_kernel_factors",
+           "bag_kernel_matrices", "check_views"]
+
+#: Kernel names accepted by :func:`bag_kernel_matrices` and TwoViewMIClustering.
+KERNELS = ("mixture", "minimax")
+COVARIANCE_TYPES = ("full", "tied", "diag", "spherical")
+
+
+class _BagKernel(TransformerMixin, BaseEstimator):
+    """fit(bags) learns from a view's instances; transform(bags) gives phi (bags x dims);
+    gram(X, Y=None) gives the kernel matrix between the bags of X and Y."""
+
+    def transform(self, bags) -> np.ndarray:
+        check_is_fitted(self, "n_features_in_")
+        bags = check_bags(bags)
+        if bags.n_features != self.n_features_in_:
+            raise InputError(
+                f"bags have {bags.n_features} features but the kernel was fitted on "
+                f"{self.n_features_in_}; use instances described by the same features."
+            )
+        return self._bag_map(bags)
+
+    def gram(self, X: BagDataset, Y: BagDataset | None = None) -> np.ndarray:
+        """K[s, t] = K(X_s, Y_t), normalised if ``normalize``; ``Y=None`` means Y = X."""
+        phi_x = self.transform(X)
+        phi_y = phi_x if Y is None else self.transform(Y)
+        gram = self._from_maps(phi_x, phi_y)
+        if not self.normalize:
+            return gram
+        scale_x = np.sqrt(self._self_products(phi_x))
+        scale_y = scale_x if Y is None else np.sqrt(self._self_products(phi_y))
+        return gram / np.outer(scale_x, scale_y)
+
+
+class MixtureModelKernel(_BagKernel):
+    """Ker1: summed Gaussian-mixture posteriors per bag, K = phi phi^T (seed eqs. 18-19).
+
+    Parameters
+    ----------
+    n_components : int, default 100
+        K, the number of mixture components (the seed's setting).
+    covariance_type : {"diag", "full", "tied", "spherical"}, default "diag"
+        Of the mixture. The seed does not say; diagonal covariances keep 100 components
+        well-posed on a few thousand instances of a few dozen features.
+    standardize : bool, default True
+        Fit the mixture on standardised instances (scikit-learn's ``reg_covar`` is an
+        absolute floor, so the features' units would otherwise matter).
+    max_iter : int, default 100
+        EM iterations of the mixture.
+    random_state : int, RandomState or None
+        Seeds the mixture's k-means initialisation.
+    normalize : bool, default True
+        Cosine-normalise the Gram matrix (module docstring).
+
+    Attributes
+    ----------
+    mixture_ : sklearn.mixture.GaussianMixture
+        The fitted mixture (on scaled instances when ``standardize``).
+    scaler_ : StandardScaler or None
+    n_features_in_ : int
+
+    Examples
+    --------
+    >>> bags = BagDataset.from_bags([[[0.0], [0.1]], [[5.0]], [[5.1], [4.9]]])
+    >>> kernel = MixtureModelKernel(n_components=2, random_state=0).fit(bags)
+    >>> kernel.transform(bags).sum(axis=1).round(6).tolist()   # posteriors sum to bag sizes
+    [2.0, 1.0, 2.0]
+    """
+
+    def __init__(self, n_components: int = 100, covariance_type: str = "diag",
+                 standardize: bool = True, max_iter: int = 100, random_state=None,
+                 normalize: bool = True):
+        self.n_components = n_components
+        self.covariance_type = covariance_type
+        self.standardize = standardize
+        self.max_iter = max_iter
+        self.random_state = random_state
+        self.normalize = normalize
+
+    def fit(self, bags, y=None):
+        """Fit the mixture on every instance of ``bags`` (``y`` is ignored)."""
+        bags = check_bags(bags)
+        n_components = check_positive_int(self.n_components, "n_components")
+        check_choice(self.covariance_type, COVARIANCE_TYPES, "covariance_type")
+        if n_components > bags.n_instances:
+            raise InputError(
+                f"n_components={n_components} exceeds the {bags.n_instances} instances; "
+                "use fewer mixture components."
+            )
+        self.scaler_ = StandardScaler().fit(bags.instances) if self.standardize else None
+        self.mixture_ = GaussianMixture(
+            n_components, covariance_type=self.covariance_type,
+            max_iter=check_positive_int(self.max_iter, "max_iter"),
+            random_state=self.random_state,
+        ).fit(self._scaled(bags.instances))
+        self.n_features_in_ = bags.n_features
+        return self
+
+    def posteriors(self, bags) -> np.ndarray:
+        """omega_j pr(b | Lambda_j) / sum_k omega_k pr(b | Lambda_k) per instance (rows)."""
+        check_is_fitted(self, "mixture_")
+        return self.mixture_.predict_proba(self._scaled(check_bags(bags).instances))
+
+    def _scaled(self, instances: np.ndarray) -> np.ndarray:
+        return instances if self.scaler_ is None else self.scaler_.transform(instances)
+
+    def _bag_map(self, bags: BagDataset) -> np.ndarray:
+        return np.add.reduceat(self.posteriors(bags), bags.offsets[:-1], axis=0)
+
+    def factor(self, bags) -> np.ndarray:
+        """F with K = F F^T: phi, each row scaled to unit length if ``normalize``.
+
+        n_bags x n_components and non-negative: the two-view model multiplies by K as
+        F (F^T X), O(m K c) instead of O(m^2 c), and never stores an m x m matrix.
+        """
+        phi = self.transform(bags)
+        return phi / np.linalg.norm(phi, axis=1, keepdims=True) if self.normalize else phi
+
+    @staticmethod
+    def _from_maps(phi_x: np.ndarray, phi_y: np.ndarray) -> np.ndarray:
+        return phi_x @ phi_y.T
+
+    @staticmethod
+    def _self_products(phi: np.ndarray) -> np.ndarray:
+        return np.einsum("ij,ij->i", phi, phi)
+
+
+class MinimaxKernel(_BagKernel):
+    """Ker2: (gamma <phi, phi'> + 1)^p over per-bag feature minima and maxima (seed eqs. 20-22).
+
+    Parameters
+    ----------
+    degree : int, default 5
+        p (the seed's setting, after Gärtner et al. 2002).
+    normalize : bool, default True
+        Cosine-normalise the Gram matrix (module docstring).
+
+    Attributes
+    ----------
+    scaler_ : MinMaxScaler
+        Maps each instance feature to [0, 1] over the fitted view's instances.
+    gamma_ : float
+        1 / (2 d).
+    n_features_in_ : int
+
+    Examples
+    --------
+    >>> bags = BagDataset.from_bags([[[0.0], [2.0]], [[1.0]]])
+    >>> MinimaxKernel(degree=1).fit(bags).transform(bags).tolist()   # (min, max), scaled
+    [[0.0, 1.0], [0.5, 0.5]]
+    """
+
+    def __init__(self, degree: int = 5, normalize: bool = True):
+        self.degree = degree
+        self.normalize = normalize
+
+    def fit(self, bags, y=None):
+        """Learn the [0, 1] scaling of the features from ``bags``' instances."""
+        bags = check_bags(bags)
+        check_positive_int(self.degree, "degree")
+        self.scaler_ = MinMaxScaler().fit(bags.instances)
+        self.gamma_ = 1.0 / (2 * bags.n_features)
+        self.n_features_in_ = bags.n_features
+        return self
+
+    def _bag_map(self, bags: BagDataset) -> np.ndarray:
+        scaled = np.clip(self.scaler_.transform(bags.instances), 0.0, 1.0)
+        starts = bags.offsets[:-1]
+        return np.hstack([np.minimum.reduceat(scaled, starts, axis=0),
+                          np.maximum.reduceat(scaled, starts, axis=0)])
+
+    def _from_maps(self, phi_x: np.ndarray, phi_y: np.ndarray) -> np.ndarray:
+        return polynomial_kernel(phi_x, phi_y, degree=self.degree, gamma=self.gamma_, coef0=1.0)
+
+    def _self_products(self, phi: np.ndarray) -> np.ndarray:
+        return (self.gamma_ * np.einsum("ij,ij->i", phi, phi) + 1.0) ** self.degree
+
+
+def bag_kernel_factors(views, *, n_components: int = 100, covariance_type: str = "diag",
+                       normalize: bool = True, random_state=None) -> list[np.ndarray]:
+    """One mixture-model kernel factor F^v per view (K^v = F^v (F^v)^T), each mixture fitted
+    on that view's own instances; parameters as in :func:`bag_kernel_matrices`."""
+    return [
+        MixtureModelKernel(n_components, covariance_type, random_state=random_state,
+                           normalize=normalize).fit(view).factor(view)
+        for view in check_views(views)
+    ]
+
+
+def bag_kernel_matrices(views, kernel: str, *, n_components: int = 100, degree: int = 5,
+                        covariance_type: str = "diag", normalize: bool = True,
+                        random_state=None) -> list[np.ndarray]:
+    """One kernel matrix per view, each fitted on that view's own instances.
+
+    Parameters
+    ----------
+    views : list of BagDataset
+        The same objects seen in each view (equal numbers of bags; features may differ).
+    kernel : {"mixture", "minimax"}
+    n_components, covariance_type, random_state
+        Of the mixture-model kernel.
+    degree : int
+        p of the minimax kernel.
+    normalize : bool
+        Cosine-normalise each Gram matrix (module docstring).
+
+    Returns
+    -------
+    list of (n_bags, n_bags) float64 arrays, symmetric, PSD and non-negative.
+    """
+    check_choice(kernel, KERNELS, "kernel")
+    if kernel == "mixture":
+        factors = bag_kernel_factors(views, n_components=n_components, normalize=normalize,
+                                     covariance_type=covariance_type, random_state=random_state)
+        return [factor @ factor.T for factor in factors]
+    return [MinimaxKernel(degree, normalize).fit(view).gram(view) for view in check_views(views)]
+
+
+def check_views(views) -> list[BagDataset]:
+    """A non-empty list of BagDatasets over the same number of objects."""
+    if isinstance(views, BagDataset) or not isinstance(views, (list, tuple)) or not views:
+        raise InputError(
+            "views must be a list of BagDatasets, one per view, over the same objects "
+            "(e.g. [text_bags, image_bags]); got "
+            f"{type(views).__name__}."
+        )
+    views = [check_bags(view, f"views[{v}]") for v, view in enumerate(views)]
+    sizes = [len(view) for view in views]
+    if len(set(sizes)) > 1:
+        raise InputError(
+            f"the views hold {sizes} bags; every view must describe the same objects "
+            "in the same order."
+        )
+    return views

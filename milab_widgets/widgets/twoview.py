@@ -1,0 +1,228 @@
+"""`TwoViewPanel`: run the semi-supervised two-view clustering model (seed 003) interactively.
+
+Pick a dataset, the second view's bag generator, which views to use, the kernel (Ker1
+mixture-model / Ker2 minimax), alpha, beta and the labelled fraction; press Run. The panel
+draws the objective while the multiplicative updates run, then the confusion matrix after
+Hungarian matching, and the ACC of the baselines (BAMIC1-3, BAMIC-intH, unKer) on the same
+views, labelled bags and seed. Kernels and bag distances are computed once per dataset and
+view (:class:`~milab_widgets.experiments.twoview.ProblemCache`), so changing alpha, beta or
+the labels only refits.
+
+>>> from milab_widgets.widgets import TwoViewPanel
+>>> panel = TwoViewPanel("synthetic")   # doctest: +SKIP
+>>> panel.beta.value = 1.0              # doctest: +SKIP
+>>> panel.run()                         # doctest: +SKIP
+"""
+
+from __future__ import annotations
+
+import html
+import time
+
+import ipywidgets as widgets
+import pandas as pd
+
+from milab_widgets.charts import use_lab_charts
+from milab_widgets.charts.twoview import confusion_chart, objective_curve_chart
+from milab_widgets.evaluation.clustering_scores import (
+    clustering_accuracy,
+    matched_confusion,
+)
+from milab_widgets.experiments import twoview as experiment
+from milab_widgets.widgets.base import Panel, show_chart_image, show_objects
+
+__all__ = ["TwoViewPanel"]
+
+DATASETS = ("digits-a", "digits-b", "synthetic")
+KERNELS = (("mixture (Ker1)", "mixture"), ("minimax (Ker2)", "minimax"))
+VIEWS = (("both views", "both"), ("first only", "first"), ("second only", "second"))
+BASELINES = ("BAMIC1", "BAMIC2", "BAMIC3", "BAMIC-intH")
+#: Seconds between two redraws of the live convergence curve.
+REDRAW_SECONDS = 0.5
+
+NOTE = (
+    "<small>Labelled fraction 0 runs the unsupervised model (unKer, P = Q = I). The labelled "
+    "bags are drawn per class with the seed, which also seeds the initial W, H and BAMIC's "
+    "medoids. The mixture kernel is fitted once per view (100 components: a few seconds "
+    "the first time).</small>"
+)
+
+
+class TwoViewPanel(Panel):
+    """Semi-supervised two-view multi-instance clustering explorer.
+
+    ``TwoViewPanel(dataset="digits-a", run=True)``: ``dataset`` is "digits-a", "digits-b",
+    "synthetic" or a folder of two-view bags (:mod:`milab_widgets.data.twoview_files`).
+
+    Controls (public ipywidgets): ``dataset``, ``generator``, ``views``, ``kernel``,
+    ``alpha``, ``beta``, ``fraction`` (labelled per class), ``seed``, ``max_iter``,
+    ``run_button``.
+
+    Results (None until a successful :meth:`run`): ``model`` (the fitted
+    TwoViewMIClustering), ``accuracy_value``, ``confusion`` (DataFrame),
+    ``baseline_scores`` (DataFrame: method, ACC), ``curve_chart``, ``confusion_chart``.
+    """
+
+    def __init__(self, dataset: str = "digits-a", run: bool = True):
+        use_lab_charts()
+        self._problems: dict = {}
+        self._build_controls(dataset)
+        self._build_outputs()
+        super().__init__("Semi-supervised two-view multi-instance clustering",
+                         controls=self._control_rows(), outputs=self._output_rows())
+        self._clear_results()
+        self.dataset.observe(lambda _: self.load(), "value")
+        self.run_button.on_click(lambda _: self.run())
+        self.load()
+        if run:
+            self.run()
+
+    # -- layout --------------------------------------------------------------------------------
+    def _build_controls(self, dataset: str) -> None:
+        wide = {"description_width": "initial"}
+        options = list(dict.fromkeys([*DATASETS, dataset]))
+        self.dataset = widgets.Dropdown(options=options, value=dataset, description="dataset")
+        self.generator = widgets.Dropdown(description="2nd view", options=[])
+        self.views = widgets.ToggleButtons(options=VIEWS, description="views", style=wide)
+        self.kernel = widgets.ToggleButtons(options=KERNELS, description="kernel", style=wide)
+        grid = [(f"{value:g}", value) for value in experiment.GRID]
+        self.alpha = widgets.SelectionSlider(options=grid, value=0.01, description="α",
+                                             continuous_update=False)
+        self.beta = widgets.SelectionSlider(options=grid, value=0.01, description="β",
+                                            continuous_update=False)
+        self.fraction = widgets.FloatSlider(value=0.05, min=0.0, max=0.5, step=0.01,
+                                            description="labelled", readout_format=".0%",
+                                            continuous_update=False, style=wide)
+        self.seed = widgets.BoundedIntText(value=0, min=0, max=10**6, description="seed",
+                                           layout={"width": "160px"})
+        self.max_iter = widgets.IntSlider(value=300, min=10, max=1000, step=10,
+                                          description="max iterations", style=wide,
+                                          continuous_update=False)
+        self.run_button = widgets.Button(description="Run", button_style="primary", icon="play")
+
+    def _control_rows(self) -> list:
+        return [widgets.HBox([self.dataset, self.generator, self.views]),
+                widgets.HBox([self.kernel, self.fraction]),
+                widgets.HBox([self.alpha, self.beta]),
+                widgets.HBox([self.max_iter, self.seed, self.run_button]),
+                widgets.HTML(NOTE)]
+
+    def _build_outputs(self) -> None:
+        self.accuracy = widgets.HTML()
+        self.curve_output = widgets.Output()
+        self.confusion_output = widgets.Output()
+        self.baselines = widgets.Output()
+
+    def _output_rows(self) -> list:
+        return [self.accuracy, widgets.HBox([self.curve_output, self.confusion_output]),
+                self.baselines]
+
+    # -- actions -------------------------------------------------------------------------------
+    def load(self) -> None:
+        """Load the chosen dataset and list its second-view bag generators."""
+        with self.working(f"loading {self.dataset.value}"):
+            data = self._problem().data
+            self._clear_results()
+            self.generator.options = data.generators
+            self.generator.value = "sift" if "sift" in data.generators else data.generators[0]
+
+    def run(self) -> None:
+        """Fit the model (drawing its objective live), then score it and the baselines."""
+        with self.working(f"clustering {self.dataset.value}"):
+            self._clear_results()
+            problem, y_partial = self._problem(), self._partial_labels()
+            with self.working("computing the kernels (once per view)"):
+                problem.kernels(self.generator.value, self.kernel.value, self.views.value)
+            with self.working("running the multiplicative updates"):
+                self.model = self._fit(problem, y_partial)
+            self._show_model(problem.data.labels)
+            with self.working("scoring the baselines"):
+                self._show_baselines(problem, y_partial)
+
+    # -- steps -----------------------------------------------------------------------------------
+    def _problem(self) -> experiment.ProblemCache:
+        name = self.dataset.value
+        if name not in self._problems:
+            self._problems[name] = experiment.ProblemCache(experiment.load_problem(name),
+                                                           experiment.Settings())
+        return self._problems[name]
+
+    def _partial_labels(self):
+        labels = self._problem().data.labels
+        if self.fraction.value == 0:
+            return None
+        return experiment.partial_labels(labels, self.fraction.value, self.seed.value)
+
+    def _method(self, unsupervised: bool) -> str:
+        number = 1 if self.kernel.value == "mixture" else 2
+        return f"{'unKer' if unsupervised else 'Ker'}{number}"
+
+    def _fit(self, problem, y_partial, unsupervised: bool | None = None, live: bool = True):
+        if unsupervised is None:
+            unsupervised = y_partial is None
+        curve = _LiveCurve(self.curve_output) if live else None
+        return experiment.fit_method(
+            self._method(unsupervised), problem, self.generator.value, y_partial,
+            experiment.Settings(), self.seed.value, views=self.views.value,
+            alpha=self.alpha.value, beta=self.beta.value, max_iter=self.max_iter.value,
+            callback=None if curve is None else curve.add)
+
+    def _show_model(self, labels) -> None:
+        model = self.model
+        self.accuracy_value = clustering_accuracy(labels, model.labels_)
+        self.confusion = matched_confusion(labels, model.labels_)
+        self.curve_chart = objective_curve_chart(
+            model.objective_, f"{self._method(self.fraction.value == 0)}: objective "
+            f"({model.n_iter_} iterations{', converged' if model.converged_ else ''})")
+        self.confusion_chart = confusion_chart(self.confusion, "confusion after Hungarian matching")
+        show_chart_image(self.curve_output, self.curve_chart)
+        show_chart_image(self.confusion_output, self.confusion_chart)
+        self.accuracy.value = (
+            f"<b>ACC {self.accuracy_value:.1%}</b> — {html.escape(self._setting())}")
+
+    def _show_baselines(self, problem, y_partial) -> None:
+        scores = []
+        for method in BASELINES:
+            if method == "BAMIC-intH" and y_partial is None:
+                continue  # alpha is tuned on labelled bags
+            model = experiment.fit_method(method, problem, self.generator.value, y_partial,
+                                          experiment.Settings(), self.seed.value,
+                                          views=self.views.value)
+            scores.append((method, clustering_accuracy(problem.data.labels, model.labels_)))
+        if y_partial is not None:
+            unsupervised = self._fit(problem, y_partial, unsupervised=True, live=False)
+            scores.append((self._method(True), clustering_accuracy(problem.data.labels,
+                                                                   unsupervised.labels_)))
+        scores.append((self._method(y_partial is None) + " (this run)", self.accuracy_value))
+        self.baseline_scores = pd.DataFrame(scores, columns=["method", "ACC"])
+        show_objects(self.baselines, self.baseline_scores.style.format({"ACC": "{:.1%}"})
+                     .hide(axis="index"))
+
+    def _clear_results(self) -> None:
+        self.model = self.accuracy_value = self.confusion = self.baseline_scores = None
+        self.curve_chart = self.confusion_chart = None
+        self.accuracy.value = "Press <b>Run</b> to cluster with the current setting."
+        for output in (self.curve_output, self.confusion_output, self.baselines):
+            output.clear_output()
+
+    def _setting(self) -> str:
+        labelled = (f"{self.fraction.value:.0%} labelled per class" if self.fraction.value
+                    else "no labels (unKer)")
+        return (f"{self.dataset.value}, first view + {self.generator.value} "
+                f"({self.views.label}), {self.kernel.label}, α = {self.alpha.value:g}, "
+                f"β = {self.beta.value:g}, {labelled}, seed {self.seed.value}")
+
+
+class _LiveCurve:
+    """Collects (iteration, objective) from the model's callback and redraws the curve as a
+    PNG at most every REDRAW_SECONDS (a live Vega-Lite chart in an Output stalls papermill)."""
+
+    def __init__(self, output: widgets.Output):
+        self.output, self.values, self.last_draw = output, [], 0.0
+
+    def add(self, n_iter: int, objective: float) -> None:
+        self.values.append(objective)
+        if time.perf_counter() - self.last_draw >= REDRAW_SECONDS:
+            show_chart_image(self.output, objective_curve_chart(
+                self.values, f"running: iteration {n_iter}, objective {objective:.6g}"))
+            self.last_draw = time.perf_counter()
