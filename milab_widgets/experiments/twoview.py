@@ -39,6 +39,7 @@ from milab_widgets.data.twoview_files import TwoViewBags, read_two_view_folder
 from milab_widgets.evaluation.cache import ResultCache
 from milab_widgets.evaluation.clustering_scores import clustering_accuracy
 from milab_widgets.exceptions import DataFormatError, InputError
+from milab_widgets.experiments.tables import concat_or_empty, write_tables
 from milab_widgets.mil.bamic import BAMIC
 from milab_widgets.mil.distances import bag_distances
 from milab_widgets.mil.kernels import bag_kernel_factors, bag_kernel_matrices
@@ -127,7 +128,7 @@ def run(datasets: Iterable[str] = TABLE_DATASETS, quick: bool = False, seed: int
                 continue
             tables.append(table_runs(data, settings, cache, progress))
         grid, convergence = _figure_runs(settings, cache, progress, skipped)
-    return Results(settings, _concat(tables), grid, convergence, skipped)
+    return Results(settings, concat_or_empty(tables), grid, convergence, skipped)
 
 
 def load_problem(name: str) -> TwoViewBags:
@@ -422,23 +423,13 @@ def _claim(claim, dataset, generator, holds, evidence) -> dict:
 
 def save_tables(results: Results, folder) -> list[Path]:
     """Write every table as CSV (and the settings as JSON) into ``folder``."""
-    folder = Path(folder)
-    folder.mkdir(parents=True, exist_ok=True)
     summary = results.summary
     tables = {"runs": results.runs, "summary": summary, "grid": results.grid,
               "convergence": results.convergence, "claims": results.claims,
               "paper_comparison": paper_comparison(summary)}
     for number, dataset in enumerate(dict.fromkeys(results.runs.get("dataset", [])), start=1):
         tables[f"table{number}_{dataset}"] = accuracy_table(summary, dataset).reset_index()
-    written = []
-    for name, table in tables.items():
-        path = folder / f"{name}.csv"
-        table.to_csv(path, index=False)
-        written.append(path)
-    settings_path = folder / "settings.json"
-    settings_path.write_text(pd.Series({**asdict(results.settings),
-                                        "skipped": results.skipped}).to_json(indent=2))
-    return [*written, settings_path]
+    return write_tables(folder, tables, asdict(results.settings), results.skipped)
 
 
 def _model_parts(settings: Settings) -> dict:
@@ -454,6 +445,3 @@ def _mean_scaled(matrix: np.ndarray) -> np.ndarray:
     mean = (matrix.sum() - np.trace(matrix)) / max(n * (n - 1), 1)
     return matrix / mean if mean > 0 else matrix
 
-
-def _concat(tables) -> pd.DataFrame:
-    return pd.concat(tables, ignore_index=True) if tables else pd.DataFrame()
