@@ -85,7 +85,9 @@ def main(argv: Sequence[str] | None = None) -> int:
 def _datasets(args: argparse.Namespace) -> int:
     table = list_datasets()
     print(f"Data home: {describe_data_home()}")
-    print(table.drop(columns="source").to_string(index=False))
+    for kind, rows in table.drop(columns="source").groupby("kind", sort=False):
+        print(f"\n[{kind}]")
+        print(rows.drop(columns="kind").dropna(axis=1, how="all").to_string(index=False))
     for name in table.loc[~table["available"], "name"]:
         try:
             locate(get_spec(name))

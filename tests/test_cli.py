@@ -10,9 +10,13 @@ def test_datasets_on_a_fresh_install_shows_fox_missing_with_the_fix(empty_data_h
     assert cli.main(["datasets"]) == 0
     out = capsys.readouterr().out
     assert f"Data home: {empty_data_home} ($MILAB_DATA_HOME)" in out
-    rows = {line.split()[0]: line.split() for line in out.splitlines()[2:8]}
-    assert rows["musk1"][2:] == ["92", "476", "166", "47", "45", "True", "package"]
-    assert rows["fox"][-2:] == ["False", "missing"]
+    mil_table = out.split("[mil]\n", 1)[1].split("\n\n", 1)[0].splitlines()
+    assert mil_table[0].split() == ["name", "bags", "instances", "features", "positives",
+                                    "negatives", "available", "where"]
+    rows = {line.split()[0]: line.split() for line in mil_table[1:]}
+    assert rows["musk1"][1:] == ["92", "476", "166", "47", "45", "True", "package"]
+    assert rows["fox"][-2:] == ["False", "missing"] and len(rows) == 6
+    assert "[oneclass]" in out and "[multilabel]" in out
     assert "fox: Dataset 'fox' is not available" in out
     assert ("Fix: run `milab fetch fox`, or set MILAB_DATA_HOME to a folder holding "
             "mil/fte.zip") in out
