@@ -18,7 +18,7 @@ import ipywidgets as widgets
 import vl_convert
 from IPython.display import display
 
-__all__ = ["Panel", "show_chart", "show_chart_image", "show_objects"]
+__all__ = ["Panel", "dataset_choices", "show_chart", "show_chart_image", "show_objects"]
 
 _ERROR_STYLE = "color:#b00020"
 
@@ -103,6 +103,18 @@ class Panel(widgets.VBox):
             f'<span style="white-space:pre-wrap">{html.escape(str(error))}</span>'
             f"<details><summary>traceback</summary><pre>{html.escape(trace)}</pre></details></div>"
         )
+
+
+def dataset_choices(table, preferred: Sequence[str] = ()) -> tuple[list[tuple[str, str]], str]:
+    """Dropdown options for the datasets of ``table`` (rows of ``list_datasets()``): (label,
+    name) pairs, unavailable ones labelled "(missing)" so a user sees what a fetch would
+    add; and the default: the first available of ``preferred``, else the first available,
+    else the first dataset."""
+    options = [(name if available else f"{name} (missing)", name)
+               for name, available in zip(table["name"], table["available"])]
+    available = list(table.loc[table["available"], "name"])
+    default = next((name for name in preferred if name in available), None)
+    return options, default or (available[0] if available else table["name"].iloc[0])
 
 
 def show_objects(output: widgets.Output, *objects) -> None:

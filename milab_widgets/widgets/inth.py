@@ -27,7 +27,13 @@ from milab_widgets.evaluation.splits import stratified_splits
 from milab_widgets.experiments.inth import DistanceSource
 from milab_widgets.mil import metric_distance, nca_alpha_curve, tune_alpha_nca
 from milab_widgets.mil.neighbors import SCALINGS, make_bag_classifier
-from milab_widgets.widgets.base import Panel, show_chart, show_chart_image, show_objects
+from milab_widgets.widgets.base import (
+    Panel,
+    dataset_choices,
+    show_chart,
+    show_chart_image,
+    show_objects,
+)
 
 __all__ = ["IntHPanel"]
 
@@ -85,7 +91,7 @@ class IntHPanel(Panel):
 
     # -- layout --------------------------------------------------------------------------------
     def _build_controls(self, dataset: str | None) -> None:
-        options, first_available = _dataset_choices()
+        options, first_available = dataset_choices(_choosable(list_datasets()))
         wide = {"description_width": "initial"}
         self.dataset = widgets.Dropdown(options=options, description="dataset",
                                         value=dataset or first_available)
@@ -269,12 +275,6 @@ class IntHPanel(Panel):
         return f"{self.distance.label}{extra}, {self.dataset.value}"
 
 
-def _dataset_choices() -> tuple[list[tuple[str, str]], str]:
-    """(label, name) of every MIL dataset, unavailable ones labelled "(missing)", and the
-    first available name (the default choice)."""
-    table = list_datasets()
-    table = table[table["kind"] == "mil"]
-    options = [(name if available else f"{name} (missing)", name)
-               for name, available in zip(table["name"], table["available"])]
-    available = table.loc[table["available"], "name"]
-    return options, (available.iloc[0] if len(available) else table["name"].iloc[0])
+def _choosable(table):
+    """The datasets this panel can show (every one is listed, available or not)."""
+    return table[table["kind"] == "mil"]

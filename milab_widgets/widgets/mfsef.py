@@ -35,7 +35,13 @@ from milab_widgets.experiments.mfsef import (
     waterfall_overview,
 )
 from milab_widgets.multilabel.selection import label_relevance
-from milab_widgets.widgets.base import Panel, show_chart, show_chart_image, show_objects
+from milab_widgets.widgets.base import (
+    Panel,
+    dataset_choices,
+    show_chart,
+    show_chart_image,
+    show_objects,
+)
 
 __all__ = ["MFSEFPanel"]
 
@@ -75,7 +81,7 @@ class MFSEFPanel(Panel):
 
     # -- layout --------------------------------------------------------------------------------
     def _build_controls(self, dataset: str | None) -> None:
-        options, first_available = _dataset_choices()
+        options, first_available = dataset_choices(_choosable(list_datasets()))
         wide = {"description_width": "initial"}
         self.dataset = widgets.Dropdown(options=options, value=dataset or first_available,
                                         description="dataset")
@@ -225,12 +231,6 @@ class MFSEFPanel(Panel):
             ["selection seconds"] if seconds is not None else [])]).round(4))
 
 
-def _dataset_choices() -> tuple[list[tuple[str, str]], str]:
-    """(label, name) of every multi-label dataset with a fixed split ("(missing)" when its
-    files are absent) and the first available one."""
-    table = list_datasets()
-    table = table[(table["kind"] == "multilabel") & table["train"].notna()]
-    options = [(name if available else f"{name} (missing)", name)
-               for name, available in zip(table["name"], table["available"])]
-    available = table.loc[table["available"], "name"]
-    return options, (available.iloc[0] if len(available) else table["name"].iloc[0])
+def _choosable(table):
+    """The datasets this panel can show (every one is listed, available or not)."""
+    return table[(table["kind"] == "multilabel") & table["train"].notna()]

@@ -1,8 +1,10 @@
 import ipywidgets as widgets
+import pandas as pd
 import pytest
 
 from milab_widgets.widgets import Panel
 from milab_widgets.widgets import base
+from milab_widgets.widgets.base import dataset_choices
 
 
 @pytest.fixture
@@ -84,6 +86,7 @@ def test_show_chart_image_shows_a_png_of_the_chart(monkeypatch):
     import pandas as pd
 
     from milab_widgets.widgets import base
+from milab_widgets.widgets.base import dataset_choices
 
     shown = []
     monkeypatch.setattr(base, "show_objects", lambda output, *items: shown.append((output, items)))
@@ -93,3 +96,12 @@ def test_show_chart_image_shows_a_png_of_the_chart(monkeypatch):
     [(target, (image,))] = shown
     assert target is output and isinstance(image, widgets.Image)
     assert image.value[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def test_dataset_choices_label_missing_data_and_prefer_what_is_available():
+    table = pd.DataFrame({"name": ["a", "b", "c"], "available": [False, True, True]})
+    options, default = dataset_choices(table, preferred=("a", "c"))
+    assert options == [("a (missing)", "a"), ("b", "b"), ("c", "c")] and default == "c"
+    assert dataset_choices(table)[1] == "b"
+    nothing = table.assign(available=False)
+    assert dataset_choices(nothing, preferred=("c",))[1] == "a"
