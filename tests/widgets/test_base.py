@@ -82,11 +82,6 @@ def test_show_chart_replaces_the_output_content(monkeypatch):
 
 def test_show_chart_image_shows_a_png_of_the_chart(monkeypatch):
     import altair as alt
-    import ipywidgets as widgets
-    import pandas as pd
-
-    from milab_widgets.widgets import base
-from milab_widgets.widgets.base import dataset_choices
 
     shown = []
     monkeypatch.setattr(base, "show_objects", lambda output, *items: shown.append((output, items)))
