@@ -16,7 +16,7 @@ from milab_widgets.exceptions import InputError, MilabError
 
 #: Paper short name -> notebook file name, in the order `milab reproduce` runs them.
 PAPERS = {"intH": "intH.ipynb", "CDVSE": "CDVSE.ipynb", "MFSEF": "MFSEF.ipynb",
-          "TwoViewMIC": "TwoViewMIC.ipynb"}
+          "LSkMDDM": "LSkMDDM.ipynb", "TwoViewMIC": "TwoViewMIC.ipynb"}
 
 
 @dataclass(frozen=True)

@@ -1,0 +1,108 @@
+"""Charts of seed 004's experiments, built from :mod:`milab_widgets.experiments.lskmddm` tables."""
+
+from __future__ import annotations
+
+import altair as alt
+import numpy as np
+import pandas as pd
+
+from milab_widgets.experiments.lskmddm import METHODS, scaling_exponents
+
+#: The three metrics of Table 2 and Figs. 1-3, with display titles.
+FIGURE_METRICS = {"macroAUC": "macro AUC", "macroF1": "macro-F1", "microF1": "micro-F1"}
+#: Fig. 4 has more solvers than the palette has colours: shapes tell them apart; long names.
+_LEGEND = alt.Legend(labelLimit=360)
+
+
+def methods_chart(summary: pd.DataFrame, metric_names, title: str) -> alt.Chart:
+    """Tables 3-7 as a chart: mean ± std of each method, one row per metric, one column per
+    dataset."""
+    data = summary[summary.metric.isin(list(metric_names))].assign(
+        low=lambda t: t["mean"] - t["std"].fillna(0), high=lambda t: t["mean"] + t["std"].fillna(0))
+    base = alt.Chart(data).encode(
+        x=alt.X("method:N", sort=list(METHODS), title=None),
+        color=alt.Color("method:N", sort=list(METHODS), legend=None))
+    points = base.mark_point(filled=True, size=60).encode(
+        y=alt.Y("mean:Q", title=None, scale=alt.Scale(zero=False)),
+        tooltip=["dataset", "method", "metric", alt.Tooltip("mean:Q", format=".4f"),
+                 alt.Tooltip("std:Q", format=".4f"), "runs"])
+    whiskers = base.mark_rule().encode(y="low:Q", y2="high:Q")
+    return (whiskers + points).properties(width=120, height=110).facet(
+        row=alt.Row("metric:N", title=None, sort=list(metric_names)),
+        column=alt.Column("dataset:N", title=None),
+    ).resolve_scale(y="independent").properties(title=title)
+
+
+def table2_chart(table2: pd.DataFrame) -> alt.Chart:
+    """Table 2: kMDDM vs LSkMDDM (AUC, macro-F1, micro-F1) per dataset and partition."""
+    long = table2.melt(id_vars=["dataset", "rep", "method"], value_vars=list(FIGURE_METRICS),
+                       var_name="metric", value_name="value")
+    return alt.Chart(long).mark_point(filled=True, size=70, opacity=0.8).encode(
+        x=alt.X("value:Q", scale=alt.Scale(zero=False), title=None),
+        y=alt.Y("method:N", title=None),
+        color=alt.Color("method:N", legend=None),
+        tooltip=["dataset", "rep", "method", "metric", alt.Tooltip("value:Q", format=".4f")],
+    ).properties(width=170, height=80).facet(
+        row=alt.Row("dataset:N", title=None), column=alt.Column("metric:N", title=None),
+    ).resolve_scale(x="independent").properties(
+        title="Table 2: kMDDM and LSkMDDM agree (scene, yeast)")
+
+
+def dimensions_chart(dimensions: pd.DataFrame, metric: str) -> alt.Chart:
+    """Figs. 1-3: ``metric`` vs embedding dimension, one panel per dataset."""
+    data = dimensions.groupby(["dataset", "method", "dimension"], as_index=False)[metric].mean()
+    return alt.Chart(data).mark_line(point=True).encode(
+        x=alt.X("dimension:Q", title="embedding dimension"),
+        y=alt.Y(f"{metric}:Q", title=FIGURE_METRICS.get(metric, metric), scale=alt.Scale(zero=False)),
+        color=alt.Color("method:N", sort=list(METHODS)),
+        tooltip=["dataset", "method", "dimension", alt.Tooltip(f"{metric}:Q", format=".4f")],
+    ).properties(width=190, height=150).facet(column=alt.Column("dataset:N", title=None)).properties(
+        title=f"{FIGURE_METRICS.get(metric, metric)} vs embedding dimension")
+
+
+def timing_chart(timing: pd.DataFrame) -> alt.Chart:
+    """Fig. 4: fit time vs training size, log-log, each solver labelled with its exponent
+    (slope of log time on log n for n >= 1000, mean over the datasets)."""
+    exponents = scaling_exponents(timing)
+    labels = exponents.groupby("solver").exponent.mean() if len(exponents) else pd.Series(dtype=float)
+    data = timing.assign(solver_label=[
+        f"{solver} (n^{labels[solver]:.2f})" if solver in labels else solver
+        for solver in timing.solver])
+    return alt.Chart(data).mark_line(point=True).encode(
+        x=alt.X("n:Q", scale=alt.Scale(type="log"), title="training size n"),
+        y=alt.Y("seconds:Q", scale=alt.Scale(type="log"), title="fit time (s)"),
+        color=alt.Color("solver_label:N", title="solver (scaling)", legend=_LEGEND),
+        shape=alt.Shape("solver_label:N", title="solver (scaling)", legend=_LEGEND),
+        tooltip=["dataset", "solver", "n", alt.Tooltip("seconds:Q", format=".3f"),
+                 "iterations", "converged", alt.Tooltip("angle:Q", format=".2e")],
+    ).properties(width=210, height=170).facet(
+        column=alt.Column("dataset:N", title=None)).properties(
+        title="Fig. 4: fit time vs training size (log-log)")
+
+
+def accuracy_chart(timing: pd.DataFrame) -> alt.Chart:
+    """Fig. 4's accuracy: largest principal angle of each solver's held-out embedding to its
+    reference solver's (log scale; exact agreement is floored at 1e-16)."""
+    data = timing[timing.solver != timing.reference].assign(
+        angle_floor=lambda t: np.maximum(t["angle"], 1e-16))
+    return alt.Chart(data).mark_line(point=True).encode(
+        x=alt.X("n:Q", scale=alt.Scale(type="log"), title="training size n"),
+        y=alt.Y("angle_floor:Q", scale=alt.Scale(type="log"), title="largest principal angle (rad)"),
+        color=alt.Color("solver:N", title="solver", legend=_LEGEND),
+        shape=alt.Shape("solver:N", title="solver", legend=_LEGEND),
+        strokeDash=alt.StrokeDash("converged:N"),
+        tooltip=["dataset", "solver", "reference", "n", alt.Tooltip("angle:Q", format=".2e"),
+                 "converged"],
+    ).properties(width=210, height=170).facet(
+        column=alt.Column("dataset:N", title=None)).properties(
+        title="Fig. 4 (accuracy): angle to the exact solution of the same problem")
+
+
+def claims_chart(claims: pd.DataFrame) -> alt.Chart:
+    """The seed's claims: one mark per dataset and claim, green where it holds."""
+    return alt.Chart(claims).mark_square(size=160).encode(
+        x=alt.X("dataset:N", title=None), y=alt.Y("claim:N", title=None),
+        color=alt.Color("holds:N", scale=alt.Scale(domain=[True, False],
+                                                   range=["#009E73", "#D55E00"])),
+        tooltip=["dataset", "claim", "holds", "detail"],
+    ).properties(title="Seed 004's claims on our runs")

@@ -1,0 +1,76 @@
+"""Kernel CCA in its least-squares form (the seed's KCCA / "KLSCCA" baseline).
+
+Sun, Ji & Ye (2008, 2011) show that CCA between data and a label matrix equals a
+least-squares regression onto a whitened label target. In feature space, with the centred
+Gaussian kernel K_c = H K H and the target T (n x k) = the top k left singular vectors of
+the (uncentred) label matrix Y (Y = U S V^T; for k = rank Y, T = Y (Y^T Y)^(-1/2) up to an
+orthogonal rotation), the coefficients are the ridge solution
+
+    A = argmin ||K_c A - T||_F^2 + eta ||A||_F^2 = (K_c^T K_c + eta I)^(-1) K_c^T T,
+
+and x is embedded as k_c(x)^T A with k_c(x) centred by the training kernel's means
+(scikit-learn's KernelCenterer). Compared with rLSkMDDM, only the target (uncentred,
+whitened labels instead of the eigenvectors of H Y Y^T H) and the kernel centring differ.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from sklearn.base import BaseEstimator, TransformerMixin
+from sklearn.preprocessing import KernelCenterer
+from sklearn.utils.validation import check_is_fitted
+
+from milab_widgets.data.multilabel import as_feature_matrix, as_label_matrix
+from milab_widgets.exceptions import InputError
+from milab_widgets.multilabel.kernel_operators import gaussian_kernel, median_distance
+from milab_widgets.multilabel.mddm_solvers import RANK_RTOL, solve_direct
+
+__all__ = ["LeastSquaresKCCA"]
+
+
+class LeastSquaresKCCA(TransformerMixin, BaseEstimator):
+    """Least-squares kernel CCA with a Gaussian kernel (median width by default).
+
+    Parameters
+    ----------
+    ridge : float > 0, default 1.0
+        eta.
+    n_components : int or None
+        k (None: the rank of Y).
+    kernel_width : float or None
+
+    Attributes
+    ----------
+    coef_ : array (n_train, n_components_); kernel_width_ : float; n_components_ : int
+    """
+
+    def __init__(self, ridge: float = 1.0, n_components: int | None = None,
+                 kernel_width: float | None = None):
+        self.ridge = ridge
+        self.n_components = n_components
+        self.kernel_width = kernel_width
+
+    def fit(self, X, Y) -> LeastSquaresKCCA:
+        X = as_feature_matrix(X, "X")
+        Y = as_label_matrix(Y, len(X), "Y").astype(np.float64)
+        if not float(self.ridge) > 0:
+            raise InputError(f"ridge must be > 0 (K_c is singular: H 1 = 0), got {self.ridge!r}.")
+        left, singular, _ = np.linalg.svd(Y, full_matrices=False)
+        rank = int(np.sum(singular > RANK_RTOL * singular[0])) if singular[0] > 0 else 0
+        k = rank if self.n_components is None else int(self.n_components)
+        if not 1 <= k <= rank:
+            raise InputError(f"n_components must lie in [1, {rank}] (the rank of Y), got "
+                             f"{self.n_components!r}.")
+        self.kernel_width_ = (median_distance(X) if self.kernel_width is None
+                              else float(self.kernel_width))
+        kernel = gaussian_kernel(X, X, self.kernel_width_)
+        self.centerer_ = KernelCenterer().fit(kernel)
+        self.X_fit_, self.n_components_ = X, k
+        self.coef_ = solve_direct(self.centerer_.transform(kernel), left[:, :k], float(self.ridge))
+        return self
+
+    def transform(self, X) -> np.ndarray:
+        check_is_fitted(self, "coef_")
+        X = as_feature_matrix(X, "X")
+        cross = self.centerer_.transform(gaussian_kernel(X, self.X_fit_, self.kernel_width_))
+        return cross @ self.coef_

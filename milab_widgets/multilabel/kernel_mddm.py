@@ -1,0 +1,272 @@
+"""`KernelMDDM`: kernel multi-label dimensionality reduction via dependence maximisation,
+solved as a generalised eigenproblem or as least squares (seed 004, LSkMDDM).
+
+kMDDM (Zhang & Zhou 2010, in feature space) projects x to K(x, X_train) P, the coefficients
+P (n x k) maximising the HSIC term tr(P^T K H Y Y^T H K P) under P^T K K P = I:
+
+    K Q Q^T K p = lambda K K p,     Q = H Y,  H = I - 11^T / n.
+
+The seed's Theorem 1 and Lemma 1 (see :mod:`~milab_widgets.multilabel.mddm_solvers`) turn
+this into the c x c eigenproblem of Q^T Q and the least-squares problems K p = b. Solvers:
+
+=============  ==========================================================================
+"eig"          kMDDM: the pencil solved densely (eigen-decomposition of K), O(n^3).
+"lobpcg"       kMDDM-ifp: LOBPCG on the pencil, inversion-free (kernel products only).
+"lsqr"         LSkMDDM: Lemma 1, then block LSQR on K P = B; with ``ridge = eta`` rLSkMDDM,
+               min ||K P - B||^2 + eta ||P||^2 (LSQR with damp = sqrt(eta)).
+"direct"       Theorem 1 with a Cholesky factorisation instead of LSQR (with ``ridge``: the
+               closed form (K^T K + eta I)^(-1) K^T B).
+"orthogonal"   OLSkMDDM: min ||K P - B||^2 s.t. P^T P = I on the Stiefel manifold.
+=============  ==========================================================================
+
+**Duplicate training points** (the Yahoo sets hold empty documents, for instance) make K
+singular. They are merged exactly: with S the n x u indicator of the distinct points, M their
+multiplicities and K~ the distinct points' kernel, K = S K~ S^T, and substituting
+p = S M^(-1/2) y turns the pencil into the same pencil for K' = M^(1/2) K~ M^(1/2) and
+Q' = M^(-1/2) S^T Q, while p^T p = y^T y and ||K p - b|| (b in range S) carry over. So every
+solver works on the u distinct points, K' is positive definite, and ``components_`` is
+expanded back (equal shares within a group: the minimum-norm coefficients).
+
+Examples
+--------
+>>> import numpy as np
+>>> rng = np.random.default_rng(0)
+>>> X, Y = rng.normal(size=(60, 5)), (rng.random((60, 3)) < 0.4).astype(int)
+>>> model = KernelMDDM(solver="direct").fit(X, Y)
+>>> model.components_.shape, model.transform(X[:4]).shape
+((60, 3), (4, 3))
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from sklearn.base import BaseEstimator, TransformerMixin
+from sklearn.utils.validation import check_is_fitted
+
+from milab_widgets.data.multilabel import as_feature_matrix, as_label_matrix
+from milab_widgets.exceptions import InputError
+from milab_widgets.mil.validation import check_choice
+from milab_widgets.multilabel.block_krylov import block_cg, block_lsqr
+from milab_widgets.multilabel.kernel_operators import (
+    DenseKernel,
+    NystroemKernel,
+    gaussian_kernel,
+    median_distance,
+)
+from milab_widgets.multilabel.mddm_solvers import (
+    label_eigenvectors,
+    solve_direct,
+    solve_eig,
+    solve_lobpcg,
+    solve_low_rank,
+)
+from milab_widgets.multilabel.stiefel import stiefel_least_squares
+
+__all__ = ["SOLVERS", "KernelMDDM"]
+
+SOLVERS = ("eig", "lobpcg", "lsqr", "direct", "orthogonal")
+KRYLOV = ("lsqr", "cg")
+APPROXIMATIONS = (None, "nystroem")
+#: Solvers that solve least-squares problems, where ``ridge`` and ``kernel_approx`` apply.
+LEAST_SQUARES = ("lsqr", "direct")
+
+
+class KernelMDDM(TransformerMixin, BaseEstimator):
+    """Kernel MDDM / LSkMDDM / rLSkMDDM / OLSkMDDM as a scikit-learn transformer.
+
+    Parameters
+    ----------
+    solver : {"eig", "lobpcg", "lsqr", "direct", "orthogonal"}, default "eig"
+        See the module docstring.
+    ridge : float >= 0, default 0.0
+        eta of rLSkMDDM (solvers "lsqr" and "direct" only).
+    n_components : int or None
+        Embedding dimension k (None: the rank of H Y, c or c - 1).
+    kernel_width : float or None
+        Gaussian width w in exp(-||x - z||^2 / (2 w^2)); None: the median pairwise distance
+        of the training points (the seed's choice).
+    kernel_approx : {None, "nystroem"}, default None
+        None: the dense n x n kernel. "nystroem": a rank-``n_landmarks`` Nystrom operator, the
+        n x n kernel is never formed (solvers "lsqr", "direct", "orthogonal").
+    n_landmarks : int, default 1000
+    krylov : {"lsqr", "cg"}, default "lsqr"
+        Iteration of solver "lsqr": block LSQR (the paper's) or block conjugate gradients
+        (K is symmetric positive definite; converges in far fewer kernel passes when
+        ridge = 0). Both stop on the same embedding-accuracy bound.
+    tol : float, default 1e-2
+        "lsqr": bound (radians) on the largest principal angle between the training
+        embedding K P and the exact one; "lobpcg": LOBPCG's residual tolerance;
+        "orthogonal": relative decrease of the objective over ten iterations.
+    max_iter : int or None
+        Iteration cap of the iterative solvers (None: 4n for "lsqr", 2n for CG, 500 for
+        "orthogonal", 200 for "lobpcg").
+    random_state : int or None
+        Landmark choice (and the median's subsample for more than 5000 points).
+
+    Attributes
+    ----------
+    components_ : array (n_train, n_components)
+        The coefficient matrix P; the embedding of x is K(x, X_train) P.
+    n_components_ : int
+    kernel_width_ : float
+    eigenvalues_ : array (n_components_,)
+        Eigenvalues of Q Q^T (Lemma 1) for the least-squares solvers; of the pencil for
+        "eig" and "lobpcg".
+    support_, dual_coef_ : arrays
+        transform(X) = gaussian_kernel(X, support_, kernel_width_) @ dual_coef_ (the distinct
+        training points, or the Nystrom landmarks).
+    n_iter_ : int or None
+        Iterations of an iterative solver.
+    kernel_passes_ : int or None
+        Kernel products of an n x k block the iterative solver used.
+    angle_bound_ : float or None
+        "lsqr": the final bound on the training embedding's principal angle (radians).
+    converged_ : bool
+    objective_history_ : list or None
+        "orthogonal": ||K P - B||_F^2 at every accepted iterate (never increases).
+
+    References
+    ----------
+    Zhang & Zhou (2010), Multilabel dimensionality reduction via dependence maximization,
+    ACM TKDD 4(3). Seed 004 (LSkMDDM), reconstructed in ``papers/LSkMDDM.md``.
+    """
+
+    def __init__(self, solver: str = "eig", ridge: float = 0.0, n_components: int | None = None,
+                 kernel_width: float | None = None, kernel_approx: str | None = None,
+                 n_landmarks: int = 1000, krylov: str = "lsqr", tol: float = 1e-2,
+                 max_iter: int | None = None, random_state=None):
+        self.solver = solver
+        self.ridge = ridge
+        self.n_components = n_components
+        self.kernel_width = kernel_width
+        self.kernel_approx = kernel_approx
+        self.n_landmarks = n_landmarks
+        self.krylov = krylov
+        self.tol = tol
+        self.max_iter = max_iter
+        self.random_state = random_state
+
+    # -- fitting -----------------------------------------------------------------------------
+    def fit(self, X, Y) -> KernelMDDM:
+        """Learn P from training points X (n x d) and their 0/1 labels Y (n x c)."""
+        X, Y = self._check_data(X, Y)
+        self._check_params()
+        self.kernel_width_ = (median_distance(X, self.random_state) if self.kernel_width is None
+                              else float(self.kernel_width))
+        distinct, inverse, counts = np.unique(X, axis=0, return_inverse=True, return_counts=True)
+        inverse = inverse.ravel()
+        scale = np.sqrt(counts.astype(np.float64))
+        Q = np.zeros((len(distinct), Y.shape[1]))
+        np.add.at(Q, inverse, Y - Y.mean(axis=0))  # S^T H Y
+        Q /= scale[:, None]
+        self.eigenvalues_, B = label_eigenvectors(Q, self.n_components)
+        self.n_components_ = B.shape[1]
+        operator = self._operator(distinct, scale)
+        self.n_iter_ = self.kernel_passes_ = self.angle_bound_ = self.objective_history_ = None
+        self.converged_ = True
+        solution = self._solve(operator, Q, B)
+        self.components_ = solution[inverse] / scale[inverse, None]
+        self.support_, self.dual_coef_ = operator.embedding(solution)
+        return self
+
+    def transform(self, X) -> np.ndarray:
+        """Embed X: K(X, X_train) P (n_new x n_components_)."""
+        check_is_fitted(self, "dual_coef_")
+        X = as_feature_matrix(X, "X")
+        if X.shape[1] != self.support_.shape[1]:
+            raise InputError(
+                f"X has {X.shape[1]} features but the model was fitted on "
+                f"{self.support_.shape[1]}; use the same features."
+            )
+        return gaussian_kernel(X, self.support_, self.kernel_width_) @ self.dual_coef_
+
+    # -- steps -------------------------------------------------------------------------------
+    def _solve(self, operator, Q, B) -> np.ndarray:
+        ridge = float(self.ridge)
+        if self.solver == "eig":
+            solution, self.eigenvalues_ = solve_eig(operator.matrix, Q, self.n_components_)
+            return solution
+        if self.solver == "lobpcg":
+            iterations = 200 if self.max_iter is None else self.max_iter
+            solution, self.eigenvalues_, self.n_iter_, self.converged_ = solve_lobpcg(
+                operator.matmat, Q, B, self.tol, iterations)
+            self.kernel_passes_ = 4 * self.n_iter_
+            return solution
+        if self.solver == "direct":
+            if isinstance(operator, NystroemKernel):
+                return solve_low_rank(operator.factor, B, ridge)
+            return solve_direct(operator.matrix, B, ridge)
+        if self.solver == "lsqr":
+            return self._solve_krylov(operator, B, ridge)
+        return self._solve_orthogonal(operator, B)
+
+    def _solve_krylov(self, operator, B, ridge) -> np.ndarray:
+        if self.krylov == "lsqr":
+            result = block_lsqr(operator.matmat, B, np.sqrt(ridge), self.tol, self.max_iter)
+        else:
+            result = block_cg(operator.matmat, B, ridge, self.tol, self.max_iter)
+        self.n_iter_, self.kernel_passes_ = result.iterations, result.passes
+        self.angle_bound_, self.converged_ = result.angle_bound, result.converged
+        return result.solution
+
+    def _solve_orthogonal(self, operator, B) -> np.ndarray:
+        result = stiefel_least_squares(operator.matmat, B, self.tol,
+                                       500 if self.max_iter is None else self.max_iter)
+        self.n_iter_, self.kernel_passes_ = result.iterations, result.passes
+        self.converged_, self.objective_history_ = result.converged, result.objective_history
+        return result.solution
+
+    def _operator(self, distinct: np.ndarray, scale: np.ndarray):
+        if self.kernel_approx == "nystroem":
+            return NystroemKernel(distinct, self.kernel_width_, scale, int(self.n_landmarks),
+                                  self.random_state)
+        return DenseKernel(distinct, self.kernel_width_, scale)
+
+    # -- validation --------------------------------------------------------------------------
+    def _check_params(self) -> None:
+        check_choice(self.solver, SOLVERS, "solver")
+        check_choice(self.krylov, KRYLOV, "krylov")
+        check_choice(self.kernel_approx, APPROXIMATIONS, "kernel_approx")
+        ridge = float(self.ridge)
+        if not np.isfinite(ridge) or ridge < 0:
+            raise InputError(f"ridge must be a finite number >= 0, got {self.ridge!r}.")
+        if ridge > 0 and self.solver not in LEAST_SQUARES:
+            raise InputError(
+                f"ridge={self.ridge} applies to the least-squares solvers {LEAST_SQUARES} "
+                f"(rLSkMDDM), not to solver={self.solver!r}; set ridge=0 or solver='lsqr'."
+            )
+        if self.kernel_approx is not None and self.solver in ("eig", "lobpcg"):
+            raise InputError(
+                f"kernel_approx={self.kernel_approx!r} needs a least-squares solver ('lsqr', "
+                "'direct' or 'orthogonal'); the eigen-solvers use the exact kernel."
+            )
+        if self.kernel_width is not None and not float(self.kernel_width) > 0:
+            raise InputError(f"kernel_width must be > 0 or None, got {self.kernel_width!r}.")
+        if not float(self.tol) > 0:
+            raise InputError(f"tol must be > 0, got {self.tol!r}.")
+        if self.n_components is not None and (
+                isinstance(self.n_components, bool) or
+                not isinstance(self.n_components, (int, np.integer)) or self.n_components < 1):
+            raise InputError(f"n_components must be a positive integer or None, got "
+                             f"{self.n_components!r}.")
+
+    @staticmethod
+    def _check_data(X, Y) -> tuple[np.ndarray, np.ndarray]:
+        X = as_feature_matrix(X, "X")
+        Y = as_label_matrix(Y, len(X), "Y").astype(np.float64)
+        n, c = Y.shape
+        if n <= c:
+            raise InputError(
+                f"X has {n} samples but Y has {c} labels; kernel MDDM needs more samples than "
+                "labels (H Y would have rank below the number of labels). Use more samples "
+                "or fewer labels."
+            )
+        positives = Y.sum(axis=0)
+        constant = np.flatnonzero((positives == 0) | (positives == n))
+        if constant.size:
+            raise InputError(
+                f"labels {constant[:10].tolist()} of Y are the same for every sample (all 0 or "
+                "all 1), so they carry no dependence to maximise; drop them first, e.g. "
+                "Y[:, (Y.sum(0) > 0) & (Y.sum(0) < len(Y))]."
+            )
+        return X, Y

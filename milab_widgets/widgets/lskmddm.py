@@ -1,0 +1,166 @@
+"""`LSkMDDMPanel`: explore kernel MDDM and its least-squares forms (seed 004).
+
+Pick a multi-label dataset, a method (KPCA, KCCA, kMDDM, LSkMDDM, rLSkMDDM, OLSkMDDM), eta
+and the embedding dimension; the panel fits the method on a random training part, shows the
+held-out points in the first two embedding coordinates coloured by a chosen label, the seven
+metrics of ML-kNN (k = 10) on the embedding, and the fit time and accuracy of every kernel
+MDDM solver on the same data. Numerics live in :mod:`milab_widgets.experiments.lskmddm`.
+
+>>> from milab_widgets.widgets import LSkMDDMPanel
+>>> panel = LSkMDDMPanel()       # doctest: +SKIP
+>>> panel.method.value = "rLSkMDDM"; panel.run()   # doctest: +SKIP
+"""
+
+from __future__ import annotations
+
+import html
+
+import altair as alt
+import ipywidgets as widgets
+import numpy as np
+import pandas as pd
+
+from milab_widgets.charts import use_lab_charts
+from milab_widgets.data import list_datasets, load_dataset
+from milab_widgets.experiments.lskmddm import (
+    SEED_METRICS,
+    TIMING_SOLVERS,
+    random_partition,
+    split_labels,
+    evaluate_embedding,
+    make_method,
+    time_solvers,
+)
+from milab_widgets.widgets.base import Panel, show_chart_image, show_objects
+
+__all__ = ["LSkMDDMPanel"]
+
+PANEL_METHODS = ("KPCA", "KCCA", "kMDDM", "LSkMDDM", "rLSkMDDM", "OLSkMDDM")
+#: Solvers timed by the panel (the slow LOBPCG gets few iterations).
+PANEL_SOLVERS = {name: spec for name, spec in TIMING_SOLVERS.items() if "Nystrom" not in name}
+SPLIT_SEED = 0
+
+
+class LSkMDDMPanel(Panel):
+    """Kernel MDDM explorer: 2-D embedding, seven metrics, solver times.
+
+    ``LSkMDDMPanel(dataset=None, n_train=800, run=True)``: ``n_train`` training rows are
+    drawn at random (the rest, up to 1000, are held out) so that every action takes seconds.
+
+    Controls: ``dataset``, ``method``, ``eta`` (rLSkMDDM and KCCA), ``dimension``, ``label``
+    (colour of the scatter), ``run_button``, ``time_button``. Results: ``scores`` (dict of
+    metrics), ``embedding`` (held-out embedding), ``solver_times`` (DataFrame), shown in
+    ``metrics_output``, ``scatter_output``, ``times_output``.
+    """
+
+    def __init__(self, dataset: str | None = None, n_train: int = 800, run: bool = True):
+        use_lab_charts()
+        self.n_train = n_train
+        self._data = None
+        wide = {"description_width": "initial"}
+        options, first = _dataset_choices()
+        self.dataset = widgets.Dropdown(options=options, value=dataset or first,
+                                        description="dataset")
+        self.method = widgets.Dropdown(options=PANEL_METHODS, value="rLSkMDDM",
+                                       description="method")
+        self.eta = widgets.FloatLogSlider(value=1.0, base=10, min=-3, max=2, step=0.25,
+                                          description="η (ridge)", style=wide,
+                                          continuous_update=False)
+        self.dimension = widgets.IntSlider(value=2, min=2, max=2, description="dimension",
+                                           style=wide, continuous_update=False)
+        self.label = widgets.Dropdown(description="colour by", style=wide)
+        self.run_button = widgets.Button(description="Run", button_style="primary", icon="play")
+        self.time_button = widgets.Button(description="Time solvers", icon="clock-o")
+        self.metrics_output, self.scatter_output = widgets.Output(), widgets.Output()
+        self.times_output = widgets.Output()
+        self.note = widgets.HTML()
+        super().__init__(
+            "Kernel MDDM as least squares (LSkMDDM, rLSkMDDM, OLSkMDDM)",
+            controls=[widgets.HBox([self.dataset, self.method]),
+                      widgets.HBox([self.eta, self.dimension, self.label]),
+                      widgets.HBox([self.run_button, self.time_button]), self.note],
+            outputs=[widgets.HBox([self.scatter_output, self.metrics_output]), self.times_output],
+        )
+        self.scores = self.embedding = self.solver_times = None
+        self.dataset.observe(lambda _: self.load(), "value")
+        self.run_button.on_click(lambda _: self.run())
+        self.time_button.on_click(lambda _: self.time())
+        self.label.observe(lambda _: self._redraw(), "value")
+        self.load()
+        if run:
+            self.run()
+
+    def load(self) -> None:
+        """Load the dataset, draw the training / held-out split, list its labels."""
+        with self.working(f"loading {self.dataset.value}"):
+            data = load_dataset(self.dataset.value)
+            train, test = random_partition(len(data), min(self.n_train, 2 * len(data) // 3),
+                                     1000, SPLIT_SEED)
+            self._data = (*split_labels(data, train, test), data)
+            names = [name for name, kept in zip(data.label_names, _kept(data, train)) if kept]
+            self.label.options = [(name, j) for j, name in enumerate(names)]
+            self.label.value = 0
+            self.dimension.max = max(2, np.linalg.matrix_rank(self._data[1] - self._data[1].mean(0)))
+            self.dimension.value = self.dimension.max
+            self.note.value = (f"<small>{len(train)} random training rows, {len(test)} held out "
+                               f"(seed {SPLIT_SEED}); {self._data[4]} label(s) constant on the "
+                               "training rows dropped.</small>")
+            self.scores = self.embedding = None
+
+    def run(self) -> None:
+        """Fit the chosen method, embed the held-out rows, evaluate ML-kNN on them."""
+        with self.working(f"{self.method.value} on {self.dataset.value}"):
+            X_train, Y_train, X_test, Y_test, _, _ = self._data
+            model = make_method(self.method.value, self.eta.value, X_train, Y_train)
+            size = self.dimension.value
+            embed_train, embed_test = model.transform(X_train)[:, :size], model.transform(X_test)[:, :size]
+            self.scores = evaluate_embedding(embed_train, embed_test, Y_train, Y_test)
+            self.embedding = embed_test
+            table = pd.DataFrame({"metric": list(SEED_METRICS),
+                                  "value": [self.scores[m] for m in SEED_METRICS]})
+            show_objects(self.metrics_output, widgets.HTML(
+                f"<b>{html.escape(self.method.value)}</b>, dimension {size}, ML-kNN (k = 10) "
+                "on the held-out rows:"), table.set_index("metric").round(4))
+            self._redraw()
+
+    def time(self) -> None:
+        """Fit time, iterations and accuracy of every kernel MDDM solver on this data."""
+        with self.working("timing every solver"):
+            X_train, Y_train, X_test, _, _, _ = self._data
+            self.solver_times = pd.DataFrame(time_solvers(X_train, Y_train, X_test, PANEL_SOLVERS))
+            show_objects(self.times_output, widgets.HTML(
+                "Fit time of each solver; <i>angle</i> = largest principal angle (rad) of its "
+                "held-out embedding to the exact solution of its problem:"),
+                self.solver_times[["solver", "seconds", "iterations", "converged", "angle"]]
+                .set_index("solver").round(4))
+
+    def _redraw(self) -> None:
+        if self.embedding is None or self.embedding.shape[1] < 2:
+            return
+        labels = self._data[3][:, self.label.value]
+        frame = pd.DataFrame({"coordinate 1": self.embedding[:, 0],
+                              "coordinate 2": self.embedding[:, 1],
+                              self.label.label: np.where(labels == 1, "has label", "no label")})
+        chart = alt.Chart(frame).mark_circle(size=25, opacity=0.7).encode(
+            x="coordinate 1:Q", y="coordinate 2:Q",
+            color=alt.Color(f"{self.label.label}:N", sort=["has label", "no label"]),
+        ).properties(width=330, height=260,
+                     title=f"{self.method.value}: held-out rows, first two coordinates")
+        show_chart_image(self.scatter_output, chart)
+
+
+def _kept(data, train) -> np.ndarray:
+    positives = data.Y[train].sum(axis=0)
+    return (positives > 0) & (positives < len(train))
+
+
+def _dataset_choices() -> tuple[list[tuple[str, str]], str]:
+    """(label, name) of every multi-label dataset ("(missing)" when unavailable) and the
+    first available one (scene when present)."""
+    table = list_datasets()
+    table = table[table["kind"] == "multilabel"]
+    options = [(name if available else f"{name} (missing)", name)
+               for name, available in zip(table["name"], table["available"])]
+    available = list(table.loc[table["available"], "name"])
+    first = "scene" if "scene" in available else (available[0] if available else table["name"].iloc[0])
+    return options, first
