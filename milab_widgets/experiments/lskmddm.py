@@ -34,10 +34,9 @@ import pandas as pd
 from scipy.linalg import subspace_angles
 from sklearn.decomposition import KernelPCA
 
-from milab_widgets.data import load_dataset
 from milab_widgets.data.multilabel_sources import YAHOO_NAMES
 from milab_widgets.evaluation.cache import ResultCache
-from milab_widgets.exceptions import DatasetUnavailableError
+from milab_widgets.experiments.tables import concat_or_empty, load_available, write_tables
 from milab_widgets.multilabel import MLkNN, metrics
 from milab_widgets.multilabel.kcca import LeastSquaresKCCA
 from milab_widgets.multilabel.kernel_mddm import KernelMDDM
@@ -122,8 +121,8 @@ def run(quick: bool = False, seed: int = 0, repetitions: int | None = None, cach
         progress: bool = False) -> Results:
     """Run every experiment on the available datasets; missing ones go to ``skipped``."""
     settings = Settings.for_mode(quick, seed, repetitions)
-    cache, skipped = ResultCache(cache_dir), {}
-    data = _available([*TABLE2_DATASETS, *settings.yahoo, RCV1], skipped)
+    cache = ResultCache(cache_dir)
+    data, skipped = load_available(dict.fromkeys([*TABLE2_DATASETS, *settings.yahoo, RCV1]))
     table2 = _concat([table2_runs(data[name], settings, cache) for name in TABLE2_DATASETS
                       if name in data])
     runs, dims = [], []
@@ -388,8 +387,6 @@ def _speed_claims(timing: pd.DataFrame) -> list[dict]:
 
 def save_tables(results: Results, folder) -> list[Path]:
     """Write every table as CSV (and the settings as JSON) into ``folder``."""
-    folder = Path(folder)
-    folder.mkdir(parents=True, exist_ok=True)
     summary = results.summary
     yahoo = [d for d in results.settings.yahoo if d in set(summary.dataset)]
     tables = {
@@ -401,15 +398,7 @@ def save_tables(results: Results, folder) -> list[Path]:
         "fig4_exponents": scaling_exponents(results.timing),
         "fig4_speed": speed_table(results.timing), "claims": results.claims,
     }
-    written = []
-    for name, table in tables.items():
-        path = folder / f"{name}.csv"
-        table.to_csv(path, index=False)
-        written.append(path)
-    settings_path = folder / "settings.json"
-    settings_path.write_text(pd.Series({**asdict(results.settings),
-                                        "skipped": results.skipped}).to_json(indent=2))
-    return [*written, settings_path]
+    return write_tables(folder, tables, asdict(results.settings), results.skipped)
 
 
 # -- helpers ---------------------------------------------------------------------------------
@@ -441,16 +430,6 @@ def _angle(A, B) -> float:
     return float(np.max(subspace_angles(A, B)))
 
 
-def _available(names, skipped) -> dict:
-    data = {}
-    for name in dict.fromkeys(names):
-        try:
-            data[name] = load_dataset(name)
-        except DatasetUnavailableError as error:
-            skipped[name] = str(error)
-    return data
-
-
 def _key(settings: Settings) -> dict:
     return {"quick": settings.quick, "seed": settings.seed, "ridge": settings.ridge,
             "table2_max_train": settings.table2_max_train, "train": settings.yahoo_train,
@@ -463,5 +442,4 @@ def _say(progress: bool, text: str) -> None:
 
 
 def _concat(tables) -> pd.DataFrame:
-    tables = [t for t in tables if len(t)]
-    return pd.concat(tables, ignore_index=True) if tables else pd.DataFrame()
+    return concat_or_empty([table for table in tables if len(table)])

@@ -31,7 +31,7 @@ from milab_widgets.experiments.lskmddm import (
     make_method,
     time_solvers,
 )
-from milab_widgets.widgets.base import Panel, show_chart_image, show_objects
+from milab_widgets.widgets.base import Panel, dataset_choices, show_chart_image, show_objects
 
 __all__ = ["LSkMDDMPanel"]
 
@@ -58,7 +58,7 @@ class LSkMDDMPanel(Panel):
         self.n_train = n_train
         self._data = None
         wide = {"description_width": "initial"}
-        options, first = _dataset_choices()
+        options, first = dataset_choices(_choosable(list_datasets()), preferred=("scene",))
         self.dataset = widgets.Dropdown(options=options, value=dataset or first,
                                         description="dataset")
         self.method = widgets.Dropdown(options=PANEL_METHODS, value="rLSkMDDM",
@@ -154,13 +154,6 @@ def _kept(data, train) -> np.ndarray:
     return (positives > 0) & (positives < len(train))
 
 
-def _dataset_choices() -> tuple[list[tuple[str, str]], str]:
-    """(label, name) of every multi-label dataset ("(missing)" when unavailable) and the
-    first available one (scene when present)."""
-    table = list_datasets()
-    table = table[table["kind"] == "multilabel"]
-    options = [(name if available else f"{name} (missing)", name)
-               for name, available in zip(table["name"], table["available"])]
-    available = list(table.loc[table["available"], "name"])
-    first = "scene" if "scene" in available else (available[0] if available else table["name"].iloc[0])
-    return options, first
+def _choosable(table):
+    """The datasets this panel can show (every one is listed, available or not)."""
+    return table[table["kind"] == "multilabel"]
