@@ -12,9 +12,10 @@ from collections.abc import Sequence
 
 import numpy as np
 
+from milab_widgets.data.arrays import as_feature_matrix
 from milab_widgets.exceptions import InputError
 
-__all__ = ["MultiLabelDataset", "as_feature_matrix", "as_label_matrix"]
+__all__ = ["MultiLabelDataset", "as_label_matrix"]
 
 
 class MultiLabelDataset:
@@ -111,32 +112,6 @@ class MultiLabelDataset:
             f"{self.n_features} features, {self.n_labels} labels, cardinality "
             f"{self.label_cardinality:.2f}{split})"
         )
-
-
-def as_feature_matrix(X, name: str = "X", n_features: int | None = None) -> np.ndarray:
-    """``X`` as a C-contiguous, finite float64 matrix (with ``n_features`` columns when
-    given: the count a model was fitted on), or an InputError naming ``name``."""
-    try:
-        matrix = np.ascontiguousarray(X, dtype=np.float64)
-    except (TypeError, ValueError) as error:
-        raise InputError(f"{name} must be a numeric 2-D array; {error}.") from None
-    if matrix.ndim != 2 or matrix.shape[0] == 0 or matrix.shape[1] == 0:
-        raise InputError(
-            f"{name} must be a non-empty 2-D array (samples x features), got shape "
-            f"{matrix.shape}; reshape a single feature with X.reshape(-1, 1)."
-        )
-    if n_features is not None and matrix.shape[1] != n_features:
-        raise InputError(
-            f"{name} has {matrix.shape[1]} features but the model was fitted on {n_features}; "
-            "pass the same features (after the same feature selection)."
-        )
-    if not np.isfinite(matrix).all():
-        rows = np.unique(np.nonzero(~np.isfinite(matrix))[0])
-        raise InputError(
-            f"{name} contains NaN or infinity (rows {rows[:5].tolist()}); impute or drop "
-            "those values first."
-        )
-    return matrix
 
 
 def as_label_matrix(Y, n_samples: int | None = None, name: str = "Y") -> np.ndarray:

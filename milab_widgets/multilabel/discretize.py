@@ -13,7 +13,7 @@ import numpy as np
 from sklearn.base import BaseEstimator, TransformerMixin
 from sklearn.utils.validation import check_is_fitted
 
-from milab_widgets.data.multilabel import as_feature_matrix
+from milab_widgets.data.arrays import as_feature_matrix
 from milab_widgets.exceptions import InputError
 from milab_widgets.mil.validation import check_positive_int
 

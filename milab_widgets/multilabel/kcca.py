@@ -20,7 +20,8 @@ from sklearn.base import BaseEstimator, TransformerMixin
 from sklearn.preprocessing import KernelCenterer
 from sklearn.utils.validation import check_is_fitted
 
-from milab_widgets.data.multilabel import as_feature_matrix, as_label_matrix
+from milab_widgets.data.arrays import as_feature_matrix
+from milab_widgets.data.multilabel import as_label_matrix
 from milab_widgets.exceptions import InputError
 from milab_widgets.multilabel.kernel_operators import gaussian_kernel, median_distance
 from milab_widgets.multilabel.mddm_solvers import RANK_RTOL, solve_direct

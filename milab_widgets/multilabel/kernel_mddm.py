@@ -43,7 +43,8 @@ import numpy as np
 from sklearn.base import BaseEstimator, TransformerMixin
 from sklearn.utils.validation import check_is_fitted
 
-from milab_widgets.data.multilabel import as_feature_matrix, as_label_matrix
+from milab_widgets.data.arrays import as_feature_matrix
+from milab_widgets.data.multilabel import as_label_matrix
 from milab_widgets.exceptions import InputError
 from milab_widgets.mil.validation import check_choice
 from milab_widgets.multilabel.block_krylov import block_cg, block_lsqr

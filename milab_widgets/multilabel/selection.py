@@ -17,7 +17,8 @@ from sklearn.base import BaseEstimator
 from sklearn.utils.validation import check_is_fitted
 
 from milab_widgets.core.information import label_joint_entropies
-from milab_widgets.data.multilabel import as_feature_matrix, as_label_matrix
+from milab_widgets.data.arrays import as_feature_matrix
+from milab_widgets.data.multilabel import as_label_matrix
 from milab_widgets.exceptions import InputError
 from milab_widgets.mil.validation import check_positive_int
 from milab_widgets.multilabel.discretize import Discretizer

@@ -12,12 +12,12 @@ from sklearn.base import BaseEstimator, OutlierMixin
 from sklearn.utils.validation import check_is_fitted
 
 from milab_widgets.oneclass.spheres import Spheres, bootstrap_counts, fit_sphere
+from milab_widgets.data.arrays import as_feature_matrix
 from milab_widgets.oneclass.validation import (
     check_C,
     check_labels,
     check_positive_float,
     check_positive_int,
-    check_samples,
 )
 
 __all__ = ["AdaBoostSVDD", "BaggingSVDD"]
@@ -32,7 +32,7 @@ class _SphereEnsemble(OutlierMixin, BaseEstimator):
 
     def _checked_data(self, X):
         """Validated X plus C, gamma, tol and the number of base SVDDs."""
-        X = check_samples(X)
+        X = as_feature_matrix(X)
         C = check_C(self.C, np.ones(len(X)))
         return (X, C, check_positive_float(self.gamma, "gamma"),
                 check_positive_float(self.tol, "tol"),
@@ -40,7 +40,7 @@ class _SphereEnsemble(OutlierMixin, BaseEstimator):
 
     def _query(self, X) -> np.ndarray:
         check_is_fitted(self, "spheres_")
-        return check_samples(X, n_features=self.spheres_.support_vectors.shape[1])
+        return as_feature_matrix(X, n_features=self.spheres_.support_vectors.shape[1])
 
     def predict(self, X) -> np.ndarray:
         """+1 (normal) where the decision function is >= 0, else -1 (outlier)."""

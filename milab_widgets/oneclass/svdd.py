@@ -27,11 +27,11 @@ from sklearn.metrics.pairwise import rbf_kernel
 from sklearn.utils.validation import check_is_fitted
 
 from milab_widgets.core.svdd import smo_svdd
+from milab_widgets.data.arrays import as_feature_matrix
 from milab_widgets.oneclass.validation import (
     check_C,
     check_positive_float,
     check_sample_weight,
-    check_samples,
 )
 
 __all__ = ["SVDD", "DualSolution", "solve_svdd_dual"]
@@ -149,7 +149,7 @@ class SVDD(OutlierMixin, BaseEstimator):
 
     def fit(self, X, y=None, sample_weight=None):
         """Find the sphere; ``y`` is ignored (one-class), ``sample_weight`` scales each C_i."""
-        X = check_samples(X)
+        X = as_feature_matrix(X)
         weights = check_sample_weight(sample_weight, len(X))
         C = check_C(self.C, weights)
         solution = solve_svdd_dual(X, check_positive_float(self.gamma, "gamma"), C, weights,
@@ -172,7 +172,7 @@ class SVDD(OutlierMixin, BaseEstimator):
     def squared_distance(self, X) -> np.ndarray:
         """||phi(x) - a||^2 for each row of X (seed eq. 3)."""
         check_is_fitted(self, "alpha_")
-        X = check_samples(X, n_features=self.n_features_in_)
+        X = as_feature_matrix(X, n_features=self.n_features_in_)
         cross = rbf_kernel(X, self.support_vectors_, gamma=float(self.gamma)) @ self.dual_coef_
         return np.maximum(1.0 - 2.0 * cross + self.center_sq_norm_, 0.0)
 

@@ -11,33 +11,7 @@ from milab_widgets.exceptions import InputError
 from milab_widgets.mil.validation import check_positive_float, check_positive_int
 
 __all__ = ["check_C", "check_labels", "check_positive_float",
-           "check_positive_int", "check_sample_weight", "check_samples"]
-
-
-def check_samples(X, name: str = "X", n_features: int | None = None) -> np.ndarray:
-    """``X`` as a C-contiguous float64 matrix (samples x features) of finite values."""
-    try:
-        matrix = np.ascontiguousarray(X, dtype=np.float64)
-    except (TypeError, ValueError) as error:
-        raise InputError(
-            f"{name} must be a numeric 2-D array (samples x features): {error}") from None
-    if matrix.ndim != 2 or matrix.shape[0] == 0 or matrix.shape[1] == 0:
-        raise InputError(
-            f"{name} has shape {matrix.shape}; pass a non-empty 2-D array (samples x features), "
-            "e.g. X.reshape(-1, 1) for a single feature."
-        )
-    if not np.isfinite(matrix).all():
-        rows = np.unique(np.nonzero(~np.isfinite(matrix))[0])
-        raise InputError(
-            f"{name} holds NaN or infinity in rows {rows[:5].tolist()}"
-            f"{'...' if len(rows) > 5 else ''}; impute or drop those values first."
-        )
-    if n_features is not None and matrix.shape[1] != n_features:
-        raise InputError(
-            f"{name} has {matrix.shape[1]} features but the model was fitted on {n_features}; "
-            "describe the samples by the same features."
-        )
-    return matrix
+           "check_positive_int", "check_sample_weight"]
 
 
 def check_labels(y, n_samples: int, name: str = "y") -> np.ndarray:
