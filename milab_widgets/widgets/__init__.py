@@ -12,4 +12,5 @@ __getattr__, __dir__, __all__ = lazy_exports(__name__, {
     "MFSEFPanel": "milab_widgets.widgets.mfsef",
     "TwoViewPanel": "milab_widgets.widgets.twoview",
     "LSkMDDMPanel": "milab_widgets.widgets.lskmddm",
+    "Lab": "milab_widgets.widgets.lab",
 })

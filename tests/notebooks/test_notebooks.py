@@ -45,3 +45,18 @@ def test_notebook_finishes_on_a_fresh_install(paper, tmp_path, empty_data_home):
     assert not outputs_of_type(cells, "error")
     assert (output / "verdict.md").read_text().strip()
     assert (output / "skipped.txt").exists()
+
+
+@pytest.mark.slow
+def test_index_notebook_opens_the_lab_and_links_every_paper(tmp_path):
+    index = notebooks_dir() / "index.ipynb"
+    executed = tmp_path / "index.ipynb"
+    papermill.execute_notebook(str(index), str(executed), cwd=str(tmp_path), progress_bar=False,
+                               kernel_name="python3", execution_timeout=600)
+    cells = json.loads(executed.read_text())["cells"]
+    assert not outputs_of_type(cells, "error")
+    widget_views = [o for o in outputs_of_type(cells, "display_data") + outputs_of_type(
+        cells, "execute_result") if "application/vnd.jupyter.widget-view+json" in o["data"]]
+    assert widget_views, "the lab widget was not displayed"
+    links = "".join(cells[0]["source"])
+    assert all(f"({notebook})" in links for notebook in PAPERS.values())
