@@ -99,3 +99,14 @@ def check_positive_float(value, name: str) -> float:
     if not np.isfinite(number) or number <= 0:
         raise InputError(f"{name} must be a positive, finite number, got {value!r}.")
     return number
+
+
+def check_non_negative_float(value, name: str) -> float:
+    """``value`` as a finite float >= 0, or an InputError naming ``name``."""
+    try:
+        number = float(value)
+    except (TypeError, ValueError):
+        raise InputError(f"{name} must be a number >= 0, got {value!r}.") from None
+    if not np.isfinite(number) or number < 0:
+        raise InputError(f"{name} must be a finite number >= 0, got {value!r}.")
+    return number
