@@ -69,15 +69,20 @@ def scores_chart(summary: pd.DataFrame, split: str = "test") -> alt.Chart:
         title=f"{split.capitalize()} g-mean: ours (mean ± std) and the seed's (black tick)")
 
 
-def kept_chart(parameters: pd.DataFrame) -> alt.Chart:
-    """Table 2's last column: SVDDs CDVSE keeps (ours: mean ± std) against the seed's."""
+def kept_chart(parameters: pd.DataFrame, *, n_estimators: int | None = None) -> alt.Chart:
+    """Table 2's last column: SVDDs CDVSE keeps (ours: mean ± std) against the seed's.
+
+    ``n_estimators`` (M, the base SVDDs before selection) goes into the axis title; None
+    leaves it out.
+    """
+    of_m = f" (of M = {n_estimators})" if n_estimators is not None else ""
     data = pd.concat([
         parameters.assign(source="ours", kept=parameters["kept_mean"]),
         parameters.assign(source="seed", kept=parameters["paper_kept"], kept_std=0.0),
     ])[["dataset", "source", "kept", "kept_std"]]
     return alt.Chart(data).mark_bar().encode(
         x=alt.X("dataset:N", sort=list(parameters["dataset"]), title=None),
-        xOffset="source:N", y=alt.Y("kept:Q", title="SVDDs kept (of M = 50)"),
+        xOffset="source:N", y=alt.Y("kept:Q", title=f"SVDDs kept{of_m}"),
         color=alt.Color("source:N", title=None),
         tooltip=["dataset", "source", alt.Tooltip("kept:Q", format=".1f"),
                  alt.Tooltip("kept_std:Q", format=".1f")],

@@ -7,7 +7,7 @@ import numpy as np
 
 from milab_widgets.exceptions import InputError
 
-__all__ = ["as_feature_matrix"]
+__all__ = ["as_feature_matrix", "as_oneclass_labels"]
 
 
 def as_feature_matrix(X, name: str = "X", n_features: int | None = None) -> np.ndarray:
@@ -34,3 +34,16 @@ def as_feature_matrix(X, name: str = "X", n_features: int | None = None) -> np.n
             "those values first."
         )
     return matrix
+
+
+def as_oneclass_labels(y, n_samples: int, name: str = "y") -> np.ndarray:
+    """One-class labels as int64: +1 (normal) or -1 (outlier), one per sample, or an
+    InputError naming ``name`` (values are checked before the cast, so 1.7 is refused)."""
+    labels = np.asarray(y)
+    if labels.shape != (n_samples,):
+        raise InputError(
+            f"{name} has shape {labels.shape}; pass one label per sample ({n_samples}).")
+    values = set(np.unique(labels).tolist())
+    if not values <= {-1, 1}:
+        raise InputError(f"{name} must hold +1 (normal) and -1 (outlier); got {sorted(values)}.")
+    return labels.astype(np.int64)

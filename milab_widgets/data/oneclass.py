@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from milab_widgets.data.arrays import as_feature_matrix, as_oneclass_labels
 from milab_widgets.exceptions import InputError
 
 __all__ = ["OneClassDataset"]
@@ -15,9 +16,9 @@ class OneClassDataset:
     Parameters
     ----------
     X : array of shape (n_samples, n_features)
-        Converted to C-contiguous float64; every value must be finite.
+        Converted to C-contiguous float64; non-empty, every value finite.
     y : array of shape (n_samples,)
-        +1 (normal, the target class) or -1 (outlier).
+        +1 (normal, the target class) or -1 (outlier); other values (e.g. 1.7) are refused.
     name : str
         A short name shown in tables and panels.
     feature_names : sequence of str, optional
@@ -33,14 +34,8 @@ class OneClassDataset:
     """
 
     def __init__(self, X, y, name: str = "", feature_names=None):
-        self.X = np.ascontiguousarray(X, dtype=np.float64)
-        if self.X.ndim != 2 or not np.isfinite(self.X).all():
-            raise InputError("X must be a 2-D array (samples x features) of finite values; "
-                             "impute or drop missing values first.")
-        self.y = np.asarray(y).astype(np.int64)
-        if self.y.shape != (len(self.X),) or not set(np.unique(self.y).tolist()) <= {-1, 1}:
-            raise InputError(f"y must hold one label per sample ({len(self.X)}), each +1 "
-                             "(normal) or -1 (outlier).")
+        self.X = as_feature_matrix(X)
+        self.y = as_oneclass_labels(y, len(self.X))
         names = feature_names
         if names is None:
             names = [f"x{i}" for i in range(self.X.shape[1])]
@@ -73,10 +68,12 @@ class OneClassDataset:
 
     @property
     def normal(self) -> OneClassDataset:
+        """The normal samples (an InputError when there is none)."""
         return self[self.y == 1]
 
     @property
     def outliers(self) -> OneClassDataset:
+        """The outliers (an InputError when there is none)."""
         return self[self.y == -1]
 
     def __repr__(self) -> str:

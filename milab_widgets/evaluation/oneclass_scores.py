@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from milab_widgets.data.arrays import as_oneclass_labels
 from milab_widgets.exceptions import InputError
 
 __all__ = ["class_accuracies", "g_mean"]
@@ -22,9 +23,8 @@ def class_accuracies(y_true, y_pred) -> tuple[float, float]:
         raise InputError(
             f"y_true {truth.shape} and y_pred {predicted.shape} must be 1-D of equal length."
         )
-    for name, labels in (("y_true", truth), ("y_pred", predicted)):
-        if not set(np.unique(labels).tolist()) <= {-1, 1}:
-            raise InputError(f"{name} must hold +1 (normal) and -1 (outlier) only.")
+    truth = as_oneclass_labels(truth, len(truth), "y_true")
+    predicted = as_oneclass_labels(predicted, len(truth), "y_pred")
     normal, outlier = truth == 1, truth == -1
     if not normal.any() or not outlier.any():
         raise InputError(

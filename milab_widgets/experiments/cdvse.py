@@ -51,6 +51,12 @@ SYNTHETIC_SETTING = {"C": 1.0, "zeta": 0.3, "sigma": 0.3, "n_estimators": 20, "m
                      "lam": 1.0, "gamma_l1": 1.0}
 #: One row of ``Results.runs``: a method's selected parameters and g-means in one repetition.
 RUN_COLUMNS = ("dataset", "repetition", "method", "C", "zeta", "sigma", "kept", "train", "test")
+#: Columns of ``Results.synthetic``, ``Results.boundaries`` and ``Results.points`` (§4.1).
+SYNTHETIC_COLUMNS = ("method", "kept", "g_mean", "dataset", "repetition")
+BOUNDARY_COLUMNS = ("method", "x", "y", "decision", "dataset")
+POINT_COLUMNS = ("x", "y", "role", "dataset")
+#: Settings that do not change a repetition's record: left out of its cache key.
+NOT_IN_CACHE_KEY = ("repetitions", "quick")
 
 # -- the seed's numbers ------------------------------------------------------------------------
 #: §4.1: test g-mean of SVDD and CDVSE, SVDDs kept.
@@ -161,19 +167,25 @@ class Results:
 
 
 def run(datasets=UCI_DATASETS, quick: bool = False, seed: int = 0, repetitions=None,
-        cache_dir=None, progress: bool = False) -> Results:
+        cache_dir=None, progress: bool = False, synthetic: bool = True) -> Results:
     """Run §4.1 and §4.2; unavailable datasets are skipped and reported in ``skipped``.
+
+    ``synthetic=False`` skips §4.1 (the artificial sets): ``synthetic``, ``boundaries`` and
+    ``points`` are then empty tables with their columns (the panel's UCI protocol).
 
     BLAS runs single-threaded here: the matrices are small (hundreds of rows), where
     threads cost more than they give, above all on a shared machine.
     """
     with threadpool_limits(limits=1, user_api="blas"):
-        return _run(Settings.for_mode(quick, seed, repetitions), datasets, cache_dir, progress)
+        return _run(Settings.for_mode(quick, seed, repetitions), datasets, cache_dir, progress,
+                    synthetic)
 
 
-def _run(settings: Settings, datasets, cache_dir, progress: bool) -> Results:
+def _run(settings: Settings, datasets, cache_dir, progress: bool,
+         synthetic: bool = True) -> Results:
     cache = ResultCache(cache_dir)
-    synthetic, boundaries, points = synthetic_experiment(settings)
+    tables = synthetic_experiment(settings) if synthetic else _empty_synthetic()
+    synthetic, boundaries, points = tables
     available, skipped = load_available(datasets, UNAVAILABLE)
     tables = [dataset_runs(name, data, settings, cache)
               for name, data in tqdm(available.items(), desc="datasets", disable=not progress)]
@@ -251,6 +263,12 @@ def synthetic_experiment(settings: Settings, grid_size: int = 90):
             pd.concat(samples, ignore_index=True))
 
 
+def _empty_synthetic():
+    """The (scores, boundaries, points) of :func:`synthetic_experiment` with no rows."""
+    return (concat_or_empty([], SYNTHETIC_COLUMNS), concat_or_empty([], BOUNDARY_COLUMNS),
+            concat_or_empty([], POINT_COLUMNS))
+
+
 def playground_data(name: str, seed: int = 0):
     """A 2-D set in [0, 3]^2: a synthetic set by name, or a UCI set projected on its first
     two principal components (of the features scaled to [0, 1]) and rescaled to the box."""
@@ -285,11 +303,16 @@ def split_train_test(y, rng, normal_fraction=0.7, outlier_fraction=0.005):
 
 
 def dataset_runs(name, data, settings: Settings, cache: ResultCache) -> pd.DataFrame:
-    """Every repetition of one dataset (each cached as one record)."""
+    """Every repetition of one dataset (each cached as one record).
+
+    A record depends on (seed, dataset, repetition, protocol) only, so the key leaves out
+    the number of repetitions and the quick flag: a longer run reuses a shorter one's records.
+    """
+    protocol = {key: value for key, value in asdict(settings).items()
+                if key not in NOT_IN_CACHE_KEY}
     records = []
     for repetition in range(settings.repetitions):
-        parts = {"experiment": "cdvse", "dataset": name, "repetition": repetition,
-                 **asdict(settings)}
+        parts = {"experiment": "cdvse", "dataset": name, "repetition": repetition, **protocol}
         record = cache.get_or_compute(parts, lambda: repetition_record(name, data, repetition,
                                                                        settings))
         records.extend(record["rows"])

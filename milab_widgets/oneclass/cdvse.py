@@ -33,7 +33,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from milab_widgets.exceptions import InputError
+from milab_widgets.mil.validation import check_non_negative_float
 from milab_widgets.oneclass.ensembles import _SphereEnsemble, fit_bootstrap_spheres
 from milab_widgets.oneclass.qp import nonnegative_qp
 from milab_widgets.oneclass.spheres import Spheres
@@ -157,7 +157,8 @@ class CDVSESVDD(_SphereEnsemble):
         BaggingSVDD's ``spheres_``), then weight and select them; ``y`` is ignored."""
         X, C, gamma, tol, n_estimators = self._checked_data(X)
         sigma = check_positive_float(self.sigma, "sigma")
-        lam, gamma_l1 = _non_negative(self.lam, "lam"), _non_negative(self.gamma_l1, "gamma_l1")
+        lam = check_non_negative_float(self.lam, "lam")
+        gamma_l1 = check_non_negative_float(self.gamma_l1, "gamma_l1")
         steps = check_positive_int(self.max_iter, "max_iter")
         if spheres is None:
             spheres = fit_bootstrap_spheres(X, C, gamma, tol, n_estimators, self.random_state)
@@ -174,10 +175,3 @@ class CDVSESVDD(_SphereEnsemble):
         X = self._query(X)
         distances = self.kept_spheres_.distances(X)
         return self.ensemble_radius_ - distances @ self.weights_[self.selected_]
-
-
-def _non_negative(value, name: str) -> float:
-    number = float(value) if isinstance(value, (int, float, np.floating, np.integer)) else np.nan
-    if not np.isfinite(number) or number < 0:
-        raise InputError(f"{name} must be a finite number >= 0, got {value!r}.")
-    return number

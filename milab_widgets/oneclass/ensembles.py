@@ -11,11 +11,10 @@ import numpy as np
 from sklearn.base import BaseEstimator, OutlierMixin
 from sklearn.utils.validation import check_is_fitted
 
+from milab_widgets.data.arrays import as_feature_matrix, as_oneclass_labels
 from milab_widgets.oneclass.spheres import Spheres, bootstrap_counts, fit_sphere
-from milab_widgets.data.arrays import as_feature_matrix
 from milab_widgets.oneclass.validation import (
     check_C,
-    check_labels,
     check_positive_float,
     check_positive_int,
 )
@@ -147,7 +146,7 @@ class AdaBoostSVDD(_SphereEnsemble):
     def fit(self, X, y=None):
         """Boost on X with labels y (+1/-1; None: every row normal)."""
         X, C, gamma, tol, n_rounds = self._checked_data(X)
-        y = np.ones(len(X), dtype=np.int64) if y is None else check_labels(y, len(X))
+        y = np.ones(len(X), dtype=np.int64) if y is None else as_oneclass_labels(y, len(X))
         weights = np.full(len(X), 1.0 / len(X))
         solutions, vote_weights, errors = [], [], []
         for _ in range(n_rounds):

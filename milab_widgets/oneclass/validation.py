@@ -1,29 +1,19 @@
 """Input checks shared by the one-class estimators: each error names the argument and the fix.
 
-Scalar checks (positive numbers and integers, choices) are the multi-instance ones, reused.
+Scalar checks (positive numbers and integers, choices) are the multi-instance ones, reused;
+``check_labels`` is :func:`milab_widgets.data.arrays.as_oneclass_labels`, re-exported.
 """
 
 from __future__ import annotations
 
 import numpy as np
 
+from milab_widgets.data.arrays import as_oneclass_labels as check_labels  # re-exported
 from milab_widgets.exceptions import InputError
 from milab_widgets.mil.validation import check_positive_float, check_positive_int
 
 __all__ = ["check_C", "check_labels", "check_positive_float",
            "check_positive_int", "check_sample_weight"]
-
-
-def check_labels(y, n_samples: int, name: str = "y") -> np.ndarray:
-    """One-class labels: +1 (normal) or -1 (outlier), one per sample, as int64."""
-    labels = np.asarray(y)
-    if labels.shape != (n_samples,):
-        raise InputError(
-            f"{name} has shape {labels.shape}; pass one label per sample ({n_samples}).")
-    values = set(np.unique(labels).tolist())
-    if not values <= {-1, 1}:
-        raise InputError(f"{name} must hold +1 (normal) and -1 (outlier); got {sorted(values)}.")
-    return labels.astype(np.int64)
 
 
 def check_sample_weight(sample_weight, n_samples: int) -> np.ndarray:

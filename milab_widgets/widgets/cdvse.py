@@ -22,7 +22,13 @@ from milab_widgets.charts import use_lab_charts
 from milab_widgets.charts.cdvse import boundary_chart, objective_chart, weights_chart
 from milab_widgets.data import list_datasets
 from milab_widgets.experiments import cdvse
-from milab_widgets.widgets.base import Panel, show_chart, show_chart_image, show_objects
+from milab_widgets.widgets.base import (
+    Panel,
+    dataset_choices,
+    show_chart,
+    show_chart_image,
+    show_objects,
+)
 
 __all__ = ["CDVSEPanel"]
 
@@ -63,7 +69,8 @@ class CDVSEPanel(Panel):
 
     def _build_controls(self, dataset: str) -> None:
         table = list_datasets()
-        uci = table[(table["kind"] == "oneclass") & table["available"]]["name"].tolist()
+        oneclass = table[table["kind"] == "oneclass"]
+        uci = oneclass[oneclass["available"]]["name"].tolist()
         self.dataset = widgets.Dropdown(
             options=SYNTHETIC_CHOICES + [(f"{name} (PCA 2-D)", name) for name in uci],
             value=dataset, description="data")
@@ -81,7 +88,8 @@ class CDVSEPanel(Panel):
                                                description="γ (ℓ1)", **LOG_SLIDER)
         self.seed = widgets.BoundedIntText(value=0, min=0, max=10**6, description="seed",
                                            layout={"width": "160px"})
-        self.uci_dataset = widgets.Dropdown(options=uci, description="dataset")
+        options, default = dataset_choices(oneclass)
+        self.uci_dataset = widgets.Dropdown(options=options, value=default, description="dataset")
         self.repetitions = widgets.BoundedIntText(value=2, min=1, max=20,
                                                   description="repetitions",
                                                   layout={"width": "200px"},
@@ -132,11 +140,22 @@ class CDVSEPanel(Panel):
         """The seed's protocol (quick grids) on the chosen UCI set, beside the seed's row."""
         name = self.uci_dataset.value
         with self.working(f"protocol on {name} ({self.repetitions.value} repetitions)"):
-            results = cdvse.run([name], quick=True, repetitions=self.repetitions.value)
-            self.uci_table = cdvse.score_table(results.summary, "test")
-            show_objects(self.uci_output, widgets.HTML("<b>Test g-mean (%)</b>"), self.uci_table,
-                         widgets.HTML("<b>Selected parameters (Table 2)</b>"),
-                         cdvse.parameter_table(results.runs))
+            results = cdvse.run([name], quick=True, repetitions=self.repetitions.value,
+                                synthetic=False)
+            self._show_uci(name, results)
+
+    def _show_uci(self, name: str, results) -> None:
+        """Tables 2 and 4 of one protocol run, or why ``name`` could not be run."""
+        if name in results.skipped:
+            self.uci_table = None
+            show_objects(self.uci_output, widgets.HTML(
+                f"<b>{html.escape(name)} is unavailable:</b> "
+                f"{html.escape(results.skipped[name])}"))
+            return
+        self.uci_table = cdvse.score_table(results.summary, "test")
+        show_objects(self.uci_output, widgets.HTML("<b>Test g-mean (%)</b>"), self.uci_table,
+                     widgets.HTML("<b>Selected parameters (Table 2)</b>"),
+                     cdvse.parameter_table(results.runs))
 
     def _score_text(self) -> str:
         score = self.result.scores.set_index("method")

@@ -47,9 +47,17 @@ def test_every_chart_builds():
     parameters = pd.DataFrame({"dataset": ["sonar"], "kept_mean": [10.0], "kept_std": [2.0],
                                "paper_kept": [4]})
     charts = [boundary_chart(boundaries, points, scores, "disc"), scores_chart(summary),
-              kept_chart(parameters), weights_chart(np.array([0.1, 0.5, 0.0]), np.array([1])),
+              kept_chart(parameters, n_estimators=50), weights_chart(np.array([0.1, 0.5, 0.0]), np.array([1])),
               objective_chart(np.array([-3.0, -2.0, -1.9]))]
     for chart in charts:
         spec = chart.to_dict()
         assert spec["$schema"].startswith("https://vega.github.io/schema/vega-lite/v5")
     assert "g = 0.800, 3 SVDDs kept" in str(charts[0].to_dict())
+    assert "SVDDs kept (of M = 50)" in str(charts[2].to_dict())
+
+
+def test_kept_chart_names_m_only_when_given():
+    parameters = pd.DataFrame({"dataset": ["sonar"], "kept_mean": [10.0], "kept_std": [2.0],
+                               "paper_kept": [4]})
+    assert "of M = 20" in str(kept_chart(parameters, n_estimators=20).to_dict())
+    assert "of M" not in str(kept_chart(parameters).to_dict())

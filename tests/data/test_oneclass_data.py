@@ -62,8 +62,12 @@ def test_one_class_dataset_validates_and_slices():
     assert "2 normal / 1 outlier" in repr(data)
     with pytest.raises(InputError, match="y must hold"):
         OneClassDataset([[0.0]], [0])
-    with pytest.raises(InputError, match="finite"):
+    with pytest.raises(InputError, match="NaN or infinity"):
         OneClassDataset([[np.nan]], [1])
+    with pytest.raises(InputError, match="y must hold"):
+        OneClassDataset([[0.0]], [1.7])  # not cast to 1 before the check
+    with pytest.raises(InputError, match="one label per sample"):
+        OneClassDataset([[0.0], [1.0]], [1])
     with pytest.raises(InputError, match="feature_names"):
         OneClassDataset([[0.0]], [1], feature_names=["a", "b"])
 

@@ -12,7 +12,7 @@ from milab_widgets.evaluation.oneclass_selection import (
     select_svdd,
 )
 from milab_widgets.exceptions import InputError
-from milab_widgets.oneclass import SVDD
+from milab_widgets.oneclass import CDVSESVDD, SVDD
 
 
 @pytest.mark.parametrize("seed", range(5))
@@ -55,5 +55,16 @@ def test_folds_and_svdd_selection_pick_the_best_mean_score():
     brute = {(c, z): np.mean([f.score(SVDD(C=c, gamma=z).fit(X[f.train])) for f in folds])
              for c in (0.1, 1.0) for z in (0.5, 2.0)}
     assert (C, zeta) == max(brute, key=brute.get)
-    sigma, scores = select_sigma(X, folds, C, zeta, (0.1, 1.0), n_estimators=5, seed=0)
-    assert sigma in (0.1, 1.0) and len(scores) == 2
+
+
+def test_sigma_selection_picks_the_best_mean_score():
+    rng = np.random.default_rng(2)
+    X = rng.normal(size=(60, 2))
+    folds = make_folds(X, np.ones(60, dtype=int), 3, 50, seed=0)
+    grid, seed = (0.01, 0.1, 1.0, 10.0), 4
+    sigma, table = select_sigma(X, folds, 0.1, 0.5, grid, n_estimators=5, seed=seed)
+    # select_sigma's fold k draws its bootstrap samples with seed + k
+    brute = [np.mean([f.score(CDVSESVDD(5, 0.1, 0.5, s, random_state=seed + k).fit(X[f.train]))
+                      for k, f in enumerate(folds)]) for s in grid]
+    np.testing.assert_allclose(table["score"], brute)
+    assert list(table["sigma"]) == list(grid) and sigma == grid[int(np.argmax(brute))]

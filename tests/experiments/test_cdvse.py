@@ -56,3 +56,33 @@ def test_playground_fits_both_models_on_a_2d_set():
     assert len(result.boundaries) == 2 * 20 * 20
     assert set(result.points.role) == {"training", "test normal", "outlier"}
     assert (result.points.role == "training").sum() == 140
+
+
+def test_run_without_the_synthetic_sets_gives_empty_tables_with_columns():
+    results = cdvse.run([], quick=True, repetitions=1, synthetic=False)
+    for table, columns in ((results.synthetic, cdvse.SYNTHETIC_COLUMNS),
+                           (results.boundaries, cdvse.BOUNDARY_COLUMNS),
+                           (results.points, cdvse.POINT_COLUMNS)):
+        assert table.empty and list(table.columns) == list(columns)
+    assert results.claims.empty and results.runs.empty
+
+
+def test_synthetic_columns_match_the_experiment():
+    settings = cdvse.Settings.for_mode(True, repetitions=1)
+    tables = cdvse.synthetic_experiment(settings, grid_size=5)
+    columns = (cdvse.SYNTHETIC_COLUMNS, cdvse.BOUNDARY_COLUMNS, cdvse.POINT_COLUMNS)
+    for table, expected in zip(tables, columns):
+        assert list(table.columns) == list(expected)
+
+
+def test_cache_key_ignores_the_number_of_repetitions(monkeypatch, tmp_path):
+    def record(name, data, repetition, settings):
+        return {"rows": [{"dataset": name, "repetition": repetition, "method": "svdd"}]}
+
+    monkeypatch.setattr(cdvse, "repetition_record", record)
+    cache = cdvse.ResultCache(tmp_path)
+    cdvse.dataset_runs("toy", None, cdvse.Settings.for_mode(True, repetitions=2), cache)
+    runs = cdvse.dataset_runs("toy", None, cdvse.Settings.for_mode(True, repetitions=3), cache)
+    assert (cache.hits, cache.misses) == (2, 3) and list(runs.repetition) == [0, 1, 2]
+    cdvse.dataset_runs("toy", None, cdvse.Settings.for_mode(True, seed=1, repetitions=1), cache)
+    assert cache.misses == 4  # the seed still is part of the key

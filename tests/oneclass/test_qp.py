@@ -19,12 +19,23 @@ def test_equals_scipy_nnls(seed):
 
 def test_kkt_conditions_with_a_linear_term_outside_the_range_of_A():
     rng = np.random.default_rng(1)
-    A = rng.normal(size=(4, 8))  # rank 4 of 8: H is singular
+    A = rng.normal(size=(4, 8))  # plus 1e-3 I: H is positive definite, if ill-conditioned
     H, b = A.T @ A + 1e-3 * np.eye(8), rng.normal(size=8)
     w = nonnegative_qp(H, b)
     slope = b - H @ w
     assert (w >= 0).all()
     assert (slope[w == 0] <= 1e-9).all() and np.allclose(slope[w > 0], 0, atol=1e-9)
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_rank_deficient_h_reaches_the_nnls_objective(seed):
+    rng = np.random.default_rng(seed)
+    A, c = rng.normal(size=(4, 8)), rng.normal(size=4)  # rank 4 of 8: H is singular
+    H, b = A.T @ A, A.T @ c
+    objective = lambda w: 0.5 * w @ H @ w - b @ w
+    w = nonnegative_qp(H, b)
+    assert (w >= 0).all()
+    assert objective(w) == pytest.approx(objective(nnls(A, c)[0]), abs=1e-10)
 
 
 def test_all_negative_linear_term_gives_zero():

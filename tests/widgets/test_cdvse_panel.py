@@ -37,3 +37,29 @@ def test_errors_show_in_the_panel_and_the_uci_view_runs(panel, require_dataset):
     panel.repetitions.value = 1
     panel.run_uci()
     assert list(panel.uci_table.index) == ["thyroid"]
+
+
+def test_uci_dropdown_lists_every_oneclass_set():
+    from milab_widgets.data import list_datasets
+
+    table = list_datasets()
+    names = set(table.loc[table["kind"] == "oneclass", "name"])
+    panel = CDVSEPanel(update=False)
+    assert {value for _, value in panel.uci_dataset.options} == names
+    assert panel.uci_dataset.value in names
+
+
+def test_run_protocol_skips_the_synthetic_sets(monkeypatch):
+    from milab_widgets.experiments import cdvse
+
+    calls = []
+
+    def fake_run(datasets, **kwargs):
+        calls.append(kwargs)
+        return cdvse.Results(None, None, None, None, None, {datasets[0]: "not fetched"})
+
+    monkeypatch.setattr(cdvse, "run", fake_run)
+    panel = CDVSEPanel(update=False)
+    panel.run_uci()
+    assert calls[0]["synthetic"] is False and calls[0]["quick"] is True
+    assert panel.uci_table is None and panel.status.value.startswith("done")
