@@ -15,11 +15,15 @@ import altair as alt
 import numpy as np
 import pandas as pd
 
+from milab_widgets.charts.theme import PALETTE
 from milab_widgets.evaluation.ranking_stats import nemenyi_cliques
 from milab_widgets.experiments.mfsef import METHODS, METRIC_NAMES, TABLE_METRICS
 from milab_widgets.multilabel.metrics import LOWER_IS_BETTER
 
 _METHOD_SCALE = alt.Scale(domain=list(METHODS))
+#: Okabe-Ito: vermillion for the critical difference; experts orange over blue features.
+CD_COLOUR = PALETTE[3]
+ROLE_SCALE = alt.Scale(domain=["expert", "other"], range=[PALETTE[1], PALETTE[0]])
 
 
 def metric_curves_chart(curve: pd.DataFrame, title: str, metrics=TABLE_METRICS) -> alt.Chart:
@@ -83,9 +87,9 @@ def cd_diagram(average_ranks: pd.Series, cd: float, title: str) -> alt.LayerChar
                                                           legend=None))
     bars = alt.Chart(cliques).mark_rule(strokeWidth=4, color="#333333").encode(
         x="start:Q", x2="end:Q", y="level:Q")
-    cd_rule = alt.Chart(cd_bar).mark_rule(strokeWidth=2, color="#D55E00").encode(
+    cd_rule = alt.Chart(cd_bar).mark_rule(strokeWidth=2, color=CD_COLOUR).encode(
         x="start:Q", x2="end:Q", y="level:Q")
-    cd_text = alt.Chart(cd_bar).mark_text(dy=-8, color="#D55E00").encode(
+    cd_text = alt.Chart(cd_bar).mark_text(dy=-8, color=CD_COLOUR).encode(
         x="end:Q", y="level:Q", text="text:N")
     return alt.layer(stems, labels, bars, cd_rule, cd_text).properties(
         width=360, height=40 + 26 * k, title=title)
@@ -141,8 +145,7 @@ def expert_view_chart(relevance: np.ndarray, experts, overview: pd.DataFrame,
     top = alt.Chart(bars).mark_bar().encode(
         x=alt.X("feature:O", title=None, axis=alt.Axis(labels=False, ticks=False)),
         y=alt.Y("FMI:Q", title="sum_l I(f; l) (nats)"),
-        color=alt.Color("role:N", scale=alt.Scale(domain=["expert", "other"],
-                                                  range=["#E69F00", "#0072B2"])),
+        color=alt.Color("role:N", scale=ROLE_SCALE),
         tooltip=["feature", alt.Tooltip("FMI:Q", format=".4f"), "role"],
     ).properties(width=560, height=120)
     return alt.vconcat(top, waterfall_overview_chart(overview, "")).properties(title=title)

@@ -1,7 +1,7 @@
 """Discrete information measures over contingency counts (natural logarithm, nats).
 
 Variables are non-negative integer codes (a feature binned once into ``n_states`` bins, a 0/1
-label, or several variables merged into one by :func:`joint_codes`). With p the empirical
+label, or several variables merged into one dense code by :func:`joint_codes`). With p the empirical
 distribution of n samples:
 
     H(X)        = -sum_x p(x) log p(x),        H(X, Y) likewise over joint states
@@ -43,10 +43,28 @@ def entropy_of_codes(codes, n_states):
 
 
 def joint_codes(columns, n_states) -> tuple[np.ndarray, int]:
-    """Merge variables (columns of a code matrix) into one: mixed-radix code, state count."""
+    """Merge variables (columns of a code matrix) into one: dense codes, state count.
+
+    Codes are 0..n_distinct-1 over the joint values that occur (so the state count is at
+    most the number of samples, whatever the number of variables), numbered in the order of
+    the mixed-radix code (first column varying fastest): the non-empty states come in the
+    same order, so entropies add up in the same order and give the same floats.
+    """
     columns = np.atleast_2d(np.asarray(columns, dtype=np.int64).T).T
-    radix = np.cumprod([1, *n_states[:-1]]).astype(np.int64)
-    return columns @ radix, int(np.prod(n_states))
+    states = np.asarray(n_states, dtype=np.int64).ravel()
+    merged, n_merged = np.zeros(len(columns), dtype=np.int64), 1
+    for column, n_column in zip(columns.T[::-1], states[::-1]):
+        merged, n_merged = _dense(merged * n_column + column)
+    return merged, n_merged
+
+
+def _dense(codes: np.ndarray) -> tuple[np.ndarray, int]:
+    """Relabel ``codes`` as 0..n_distinct-1 (in increasing order) and count the states.
+
+    Each fold of :func:`joint_codes` keeps codes below n_samples * n_states, so no overflow.
+    """
+    values, inverse = np.unique(codes, return_inverse=True)
+    return inverse.ravel().astype(np.int64), len(values)
 
 
 def entropy(*variables) -> float:

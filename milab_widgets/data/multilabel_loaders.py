@@ -25,6 +25,7 @@ import scipy.io
 import scipy.sparse
 from scipy.io import arff
 
+from milab_widgets.data.loaders import _MAT_ERRORS, _REFETCH
 from milab_widgets.data.multilabel import MultiLabelDataset
 from milab_widgets.exceptions import DataFormatError
 
@@ -35,9 +36,6 @@ __all__ = [
     "read_mulan",
     "read_mulan_label_names",
 ]
-
-_REFETCH = "fetch it again with `milab fetch <dataset> --force` or check that it is the right file"
-_MAT_ERRORS = (ValueError, TypeError, NotImplementedError, scipy.io.matlab.MatReadError)
 
 
 # -- MULAN ARFF + XML --------------------------------------------------------------------------

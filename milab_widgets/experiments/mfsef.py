@@ -35,8 +35,13 @@ from milab_widgets.evaluation.ranking_stats import (
     rank_methods,
 )
 from milab_widgets.exceptions import InputError
-from milab_widgets.experiments.tables import concat_or_empty, load_available, write_tables
+from milab_widgets.experiments.tables import (
+    concat_or_empty,
+    load_available,
+    write_tables,
+)
 from milab_widgets.multilabel import MFSEF, MFSLS, PMU, MDDMRanking, MLkNN, metrics
+from milab_widgets.multilabel.mlknn import decide
 
 #: The seed's seven Yahoo sets, in its order ("Artificial" is Arts).
 TABLE_DATASETS = ("entertainment", "recreation", "arts", "reference", "health", "business",
@@ -118,10 +123,6 @@ class Results:
     timings: pd.DataFrame
     skipped: dict = field(default_factory=dict)
 
-    @property
-    def table_scores(self) -> pd.DataFrame:
-        return table_scores(self.scores)
-
 
 def make_selector(method: str, n_features: int, settings: Settings):
     """An unfitted selector for ``method`` (one of :data:`SELECTORS`)."""
@@ -149,11 +150,12 @@ def fit_selectors(train, methods, max_features: int, settings: Settings):
 
 
 def evaluate_columns(train, test, columns, k: int = 10, s: float = 1.0) -> dict[str, float]:
-    """Every metric of ML-kNN trained on ``columns`` of the training part, on the test part."""
+    """Every metric of ML-kNN trained on ``columns`` of the training part, on the test part
+    (one neighbour search: the labels are the posteriors thresholded by ML-kNN's rule)."""
     columns = np.asarray(columns, dtype=np.int64)
     model = MLkNN(k=k, s=s).fit(train.X[:, columns], train.Y)
-    test_X = test.X[:, columns]
-    return metrics.evaluate(test.Y, model.predict_proba(test_X), model.predict(test_X))
+    scores = model.predict_proba(test.X[:, columns])
+    return metrics.evaluate(test.Y, scores, decide(scores))
 
 
 def run(datasets=TABLE_DATASETS, quick: bool = False, seed: int = 0, cache_dir=None,

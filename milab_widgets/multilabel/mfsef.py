@@ -35,6 +35,7 @@ from milab_widgets.multilabel.selection import (
     FeatureSelector,
     LabelEntropies,
     discretize,
+    top_features,
 )
 
 __all__ = ["MFSEF", "MFSLS", "sampling_counts"]
@@ -46,7 +47,7 @@ class _SubspaceSelector(FeatureSelector):
     """Rank by a relevance score, split into parts, sample the least redundant of each."""
 
     def _fit(self, X, Y) -> None:
-        ratios = _check_ratios(self.ratios)
+        self.ratios_ = _check_ratios(self.ratios)
         codes, states = discretize(X, self.n_bins)
         labels = LabelEntropies.of(Y)
         self.relevance_ = labels.mutual_information(codes, states).sum(axis=1)
@@ -56,19 +57,20 @@ class _SubspaceSelector(FeatureSelector):
         self.scores_[rest] = self._conditioned_scores(codes, states, labels, rest)
         ranked = rest[np.argsort(-self.scores_[rest], kind="stable")]
         self.subspaces_ = [self._by_redundancy(codes, states, part)
-                           for part in np.array_split(ranked, len(ratios))]
+                           for part in np.array_split(ranked, len(self.ratios_))]
 
     def selection(self, n_features: int) -> np.ndarray:
         """Experts, then each part's least redundant features, ``n_features`` in all."""
         n_features = self._check_size(n_features, self.n_features_in_)
         experts = self.experts_[:n_features]
         sizes = [len(part) for part in self.subspaces_]
-        counts = sampling_counts(n_features - len(experts), _check_ratios(self.ratios), sizes)
+        counts = sampling_counts(n_features - len(experts), self.ratios_, sizes)
         picks = [part[:count] for part, count in zip(self.subspaces_, counts)]
         return np.concatenate([experts, *picks]).astype(np.int64)
 
     def _conditioned_scores(self, codes, states, labels, rest) -> np.ndarray:
-        """sum_j I(f, E; l_j) for every feature f in ``rest``."""
+        """sum_j I(f, E; l_j) for every feature f in ``rest`` (E as one dense joint code, so
+        at most n_samples expert states however many experts)."""
         if len(self.experts_) == 0:
             return self.relevance_[rest]
         expert_code, expert_states = joint_codes(codes[self.experts_].T, states[self.experts_])
@@ -110,6 +112,8 @@ class MFSEF(_SubspaceSelector):
         sum_j I(f, E; l_j) (NaN for the experts).
     subspaces_ : list of int arrays
         Each local subspace ordered by redundancy (least redundant first).
+    ratios_ : array
+        The validated sampling ratios of the fit (one per subspace), used by ``selection``.
 
     References
     ----------
@@ -140,7 +144,7 @@ class MFSEF(_SubspaceSelector):
             raise InputError(
                 f"n_experts must be an integer in [0, {n_features_in}), got {self.n_experts!r}."
             )
-        return np.argsort(-self.relevance_, kind="stable")[: self.n_experts].astype(np.int64)
+        return top_features(self.relevance_, self.n_experts)
 
 
 class MFSLS(_SubspaceSelector):

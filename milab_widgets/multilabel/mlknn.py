@@ -30,7 +30,10 @@ from milab_widgets.data.multilabel import as_label_matrix
 from milab_widgets.exceptions import InputError
 from milab_widgets.mil.validation import check_positive_float, check_positive_int
 
-__all__ = ["MLkNN"]
+__all__ = ["DECISION_THRESHOLD", "MLkNN", "decide"]
+
+#: A label is predicted where its posterior P(H1_l | E_C) is at least this.
+DECISION_THRESHOLD = 0.5
 
 
 class MLkNN(BaseEstimator):
@@ -104,9 +107,18 @@ class MLkNN(BaseEstimator):
         return true / (true + false)
 
     def predict(self, X) -> np.ndarray:
-        """0/1 label matrix: label l where P(H1_l) P(E|H1_l) >= P(H0_l) P(E|H0_l)."""
-        true, false = self._joint(X)
-        return (true >= false).astype(np.int64)
+        """0/1 label matrix: label l where P(H1_l | E_C) >= 0.5 (see :func:`decide`)."""
+        return decide(self.predict_proba(X))
+
+
+def decide(posterior: np.ndarray) -> np.ndarray:
+    """0/1 labels from posteriors: 1 where P(H1_l | E_C) >= :data:`DECISION_THRESHOLD`.
+
+    Same as P(H1) P(E|H1) >= P(H0) P(E|H0) (an exact tie gives t / 2t = 0.5, predicted), up
+    to rounding of products one unit in the last place apart; Zhang's MATLAB code thresholds
+    the posterior the same way.
+    """
+    return (np.asarray(posterior) >= DECISION_THRESHOLD).astype(np.int64)
 
 
 def _likelihood(counts: np.ndarray, members: np.ndarray, k: int, s: float) -> np.ndarray:

@@ -23,7 +23,7 @@ from milab_widgets.exceptions import InputError
 from milab_widgets.mil.validation import check_positive_int
 from milab_widgets.multilabel.discretize import Discretizer
 
-__all__ = ["FeatureSelector", "LabelEntropies", "label_relevance"]
+__all__ = ["FeatureSelector", "LabelEntropies", "label_relevance", "top_features"]
 
 
 @dataclass(frozen=True)
@@ -107,3 +107,9 @@ def label_relevance(X, Y, n_bins: int = 2) -> np.ndarray:
     codes, states = discretize(X, n_bins)
     labels = LabelEntropies.of(as_label_matrix(Y, len(X), "Y"))
     return labels.mutual_information(codes, states).sum(axis=1)
+
+
+def top_features(relevance: np.ndarray, n: int) -> np.ndarray:
+    """The ``n`` most relevant features, most relevant first (ties: lower index first); the
+    rule of MFSEF's automatic experts."""
+    return np.argsort(-np.asarray(relevance), kind="stable")[:n].astype(np.int64)

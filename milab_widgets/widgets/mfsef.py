@@ -34,7 +34,7 @@ from milab_widgets.experiments.mfsef import (
     dataset_scores,
     waterfall_overview,
 )
-from milab_widgets.multilabel.selection import label_relevance
+from milab_widgets.multilabel.selection import label_relevance, top_features
 from milab_widgets.widgets.base import (
     Panel,
     dataset_choices,
@@ -132,8 +132,18 @@ class MFSEFPanel(Panel):
         by_hand = change["new"] == "hand"
         self.experts.disabled, self.n_experts.disabled = not by_hand, by_hand
         if by_hand and not self.experts.value and self.relevance is not None:
-            self.experts.value = tuple(self._automatic_experts())
-        self.show_experts()
+            self._set_experts(self._automatic_experts())
+        else:
+            self.show_experts()
+
+    def _set_experts(self, experts) -> None:
+        """Set the picked experts and draw the expert view once: the ``experts`` observer
+        redraws when the value changes, so draw here only when it does not."""
+        value = tuple(experts)
+        unchanged = value == tuple(self.experts.value)
+        self.experts.value = value
+        if unchanged:
+            self.show_experts()
 
     # -- actions -------------------------------------------------------------------------------
     def load(self) -> None:
@@ -151,13 +161,14 @@ class MFSEFPanel(Panel):
             self.max_features.max = data.n_features
             self.max_features.value = max(1, round(DEFAULT_FRACTION * data.n_features))
             self.relevance = relevance
-            if self.expert_mode.value == "hand":
-                self.experts.value = tuple(self._automatic_experts())
             self.scores = self.curves_chart = None
             self.summary.value = "Press <b>Run</b> to compare the selectors."
             for output in (self.curves_output, self.table_output):
                 output.clear_output()
-            self.show_experts()
+            if self.expert_mode.value == "hand":
+                self._set_experts(self._automatic_experts())
+            else:
+                self.show_experts()
 
     def show_experts(self) -> None:
         """Redraw the expert view with the current experts highlighted."""
@@ -191,8 +202,7 @@ class MFSEFPanel(Panel):
         return self._automatic_experts()
 
     def _automatic_experts(self) -> list[int]:
-        order = np.argsort(-self.relevance, kind="stable")
-        return order[: self.n_experts.value].tolist()
+        return top_features(self.relevance, self.n_experts.value).tolist()
 
     def _settings(self) -> Settings:
         if not self.methods.value:

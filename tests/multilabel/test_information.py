@@ -90,4 +90,20 @@ def test_pairwise_kernel_equals_sklearn():
 def test_joint_codes_are_distinct_per_joint_state():
     columns = np.array([[0, 0], [1, 0], [0, 2], [1, 2]])
     merged, n_states = info.joint_codes(columns, [2, 3])
-    assert n_states == 6 and len(set(merged.tolist())) == 4
+    assert n_states == 4 and sorted(merged.tolist()) == [0, 1, 2, 3]
+    assert merged.dtype == np.int64
+
+
+def test_joint_codes_of_many_binary_experts_are_dense():
+    """70 binary columns (2^70 mixed-radix states) merge into at most n dense states."""
+    rng = np.random.default_rng(7)
+    columns = rng.integers(0, 2, size=(300, 70))
+    columns[150:] = columns[:150]  # repeated rows, so states are shared
+    merged, n_states = info.joint_codes(columns, [2] * 70)
+    _, counts = np.unique(columns, axis=0, return_counts=True)
+    assert n_states == len(counts) <= len(columns)
+    assert merged.min() == 0 and merged.max() == n_states - 1
+    p = counts / len(columns)
+    assert info.entropy_of_codes(merged, n_states) == pytest.approx(-(p * np.log(p)).sum(),
+                                                                    abs=1e-12)
+    assert info.entropy(*columns.T) == pytest.approx(-(p * np.log(p)).sum(), abs=1e-12)

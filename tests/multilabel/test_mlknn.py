@@ -9,6 +9,7 @@ from sklearn.exceptions import NotFittedError
 from milab_widgets.core.neighbors import nearest_neighbors
 from milab_widgets.exceptions import InputError
 from milab_widgets.multilabel import MLkNN, metrics
+from milab_widgets.multilabel.mlknn import DECISION_THRESHOLD, decide
 
 
 def brute_force_mlknn(X_train, Y_train, X_test, k, s):
@@ -108,3 +109,13 @@ def test_predicting_with_other_features_is_refused():
     model = MLkNN(k=2).fit(np.random.rand(6, 3), np.eye(6, 2, dtype=int))
     with pytest.raises(InputError, match="4 features but the model was fitted on 3"):
         model.predict(np.zeros((1, 4)))
+
+
+def test_posterior_threshold_matches_the_product_rule_on_ties():
+    """P(H1) P(E|H1) >= P(H0) P(E|H0) iff t / (t + f) >= 0.5; an exact tie t == f gives 0.5."""
+    rng = np.random.default_rng(0)
+    t = rng.random(1000) * 10.0 ** rng.integers(-300, 300, 1000)
+    np.testing.assert_array_equal(decide(t / (t + t)), 1)
+    f = t * rng.choice([0.5, 0.9, 1.1, 2.0], 1000)
+    np.testing.assert_array_equal(decide(t / (t + f)), (t >= f).astype(int))
+    assert decide(np.array([DECISION_THRESHOLD, np.nextafter(0.5, 0)])).tolist() == [1, 0]

@@ -10,6 +10,7 @@ from milab_widgets.core import information as info
 from milab_widgets.exceptions import InputError
 from milab_widgets.multilabel import MFSEF, MFSLS, PMU, Discretizer, MDDMRanking
 from milab_widgets.multilabel.mfsef import sampling_counts
+from milab_widgets.multilabel.selection import top_features
 
 
 @pytest.fixture(scope="module")
@@ -81,6 +82,30 @@ def test_hand_picked_experts_come_first_and_selection_reuses_the_fit(problem):
     assert np.isnan(model.scores_[[5, 3]]).all()
     assert model.selection(3)[:2].tolist() == [5, 3] and len(model.selection(12)) == 12
     assert model.selection(1).tolist() == [5]
+
+
+def test_selection_uses_the_fitted_ratios(problem):
+    X, Y = problem
+    model = MFSEF(8, n_experts=2, ratios=(0.5, 0.5)).fit(X, Y)
+    before = model.selection(6).tolist()
+    model.ratios = (0.9, 0.05)  # changed after the fit (and invalid): the fit's ratios rule
+    assert model.ratios_.tolist() == [0.5, 0.5] and model.selection(6).tolist() == before
+
+
+def test_many_hand_picked_experts_fit():
+    """70 experts (2^70 mixed-radix joint states) need at most n_samples dense states."""
+    rng = np.random.default_rng(3)
+    X = rng.random((120, 80))
+    Y = np.column_stack([X[:, 0] > 0.5, X[:, 75] > 0.4]).astype(int)
+    model = MFSEF(74, experts=list(range(70))).fit(X, Y)
+    assert model.selected_[:70].tolist() == list(range(70))
+    assert sorted(model.selected_[70:].tolist()) == sorted(set(model.selected_[70:].tolist()))
+    assert np.isfinite(model.scores_[70:]).all()
+
+
+def test_top_features_is_the_stable_relevance_order():
+    assert top_features(np.array([0.1, 0.3, 0.3, 0.2]), 3).tolist() == [1, 2, 3]
+    assert top_features(np.array([0.1, 0.3]), 0).tolist() == []
 
 
 @pytest.mark.parametrize("total, ratios, sizes, expected", [

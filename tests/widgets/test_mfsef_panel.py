@@ -7,6 +7,7 @@ from milab_widgets.evaluation.cache import ResultCache
 from milab_widgets.experiments import mfsef
 from milab_widgets.multilabel.selection import label_relevance
 from milab_widgets.widgets import MFSEFPanel
+from milab_widgets.widgets import mfsef as panel_module
 
 
 @pytest.fixture
@@ -37,6 +38,18 @@ def test_loading_ranks_the_features_and_sizes_the_controls(panel, yeast):
     assert panel.max_features.max == 103 and panel.chosen_experts() == \
         np.argsort(-relevance, kind="stable")[:4].tolist()
     assert panel.expert_chart is not None
+
+
+def test_switching_to_hand_picked_experts_draws_the_expert_view_once(panel, monkeypatch):
+    calls = []
+    monkeypatch.setattr(panel_module, "show_chart_image", lambda *args: calls.append(args))
+    panel.expert_mode.value = "hand"  # fills the picks with the top-MI experts
+    assert len(calls) == 1 and list(panel.experts.value) == panel._automatic_experts()
+    panel.expert_mode.value = "auto"
+    panel.expert_mode.value = "hand"  # picks kept: nothing assigned, one explicit draw
+    assert len(calls) == 3
+    panel.load()  # hand mode: the picks are refilled, drawn once
+    assert len(calls) == 4
 
 
 def test_run_compares_the_methods_like_the_experiment(panel, yeast):
