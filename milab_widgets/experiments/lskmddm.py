@@ -153,10 +153,11 @@ def table2_runs(dataset, settings: Settings, cache: ResultCache) -> pd.DataFrame
 
         def compute(train=train, test=test):
             X_train, Y_train, X_test, Y_test, dropped = split_labels(dataset, train, test)
+            width = median_distance(X_train)  # once per partition, shared by every solver
             embeddings, records = {}, []
             for name, params in solvers.items():
                 started = time.perf_counter()
-                model = KernelMDDM(**params).fit(X_train, Y_train)
+                model = KernelMDDM(kernel_width=width, **params).fit(X_train, Y_train)
                 seconds = time.perf_counter() - started
                 embeddings[name] = (model.transform(X_train), model.transform(X_test))
                 records.append({"method": name, "seconds": seconds, "iterations": model.n_iter_,
@@ -184,7 +185,8 @@ def method_runs(dataset, settings: Settings, cache: ResultCache) -> dict:
     runs, dims = [], []
     for rep in range(repetitions):
         train, test = random_partition(len(dataset), n_train, n_test, settings.seed + rep)
-        parts = {"experiment": "methods", "dataset": dataset.name, "rep": rep, **_key(settings)}
+        parts = {"experiment": "methods", "dataset": dataset.name, "rep": rep,
+                 "dimensions": list(settings.dimensions), **_key(settings)}
         record = cache.get_or_compute(
             parts, lambda: _method_record(dataset, train, test, settings, rep == 0))
         runs += [{"dataset": dataset.name, "rep": rep, **row} for row in record["runs"]]
@@ -194,10 +196,11 @@ def method_runs(dataset, settings: Settings, cache: ResultCache) -> dict:
 
 def _method_record(dataset, train, test, settings, with_dimensions: bool) -> dict:
     X_train, Y_train, X_test, Y_test, dropped = split_labels(dataset, train, test)
+    width = median_distance(X_train)  # once per partition, shared by every kernel method
     runs, dims = [], []
     for method in METHODS:
         started = time.perf_counter()
-        embed_train, embed_test = _embed(method, X_train, Y_train, X_test, settings.ridge)
+        embed_train, embed_test = _embed(method, X_train, Y_train, X_test, settings.ridge, width)
         seconds = time.perf_counter() - started
         scores = evaluate_embedding(embed_train, embed_test, Y_train, Y_test)
         runs.append({"method": method, "seconds": seconds, "dimension": embed_train.shape[1],
@@ -210,26 +213,28 @@ def _method_record(dataset, train, test, settings, with_dimensions: bool) -> dic
     return {"runs": runs, "dimensions": dims}
 
 
-def _embed(method, X_train, Y_train, X_test, ridge):
+def _embed(method, X_train, Y_train, X_test, ridge, width=None):
     """Training and test embeddings of ``method`` (raw features for ML-kNN)."""
     if method == "ML-kNN":
         return X_train, X_test
-    model = make_method(method, ridge, X_train, Y_train)
+    model = make_method(method, ridge, X_train, Y_train, width)
     return model.transform(X_train), model.transform(X_test)
 
 
-def make_method(method: str, ridge: float, X_train, Y_train):
-    """A fitted embedding of ``method`` (one of METHODS except ML-kNN, or "kMDDM")."""
+def make_method(method: str, ridge: float, X_train, Y_train, width: float | None = None):
+    """A fitted embedding of ``method`` (one of METHODS except ML-kNN, or "kMDDM") with
+    Gaussian kernel width ``width`` (None: the median pairwise distance of X_train)."""
+    width = median_distance(X_train) if width is None else float(width)
     if method == "KPCA":  # as many components as kernel MDDM's embedding: the rank of H Y
-        width = median_distance(X_train)
         k = int(np.linalg.matrix_rank(Y_train - Y_train.mean(axis=0)))
         return KernelPCA(k, kernel="rbf", gamma=0.5 / width**2, eigen_solver="arpack",
                          random_state=0).fit(X_train)
     if method == "KCCA":
-        return LeastSquaresKCCA(ridge=ridge).fit(X_train, Y_train)
-    params = {"kMDDM": {"solver": "eig"}, "LSkMDDM": {"solver": "direct"}, "rLSkMDDM": {"solver": "direct", "ridge": ridge},
+        return LeastSquaresKCCA(ridge=ridge, kernel_width=width).fit(X_train, Y_train)
+    params = {"kMDDM": {"solver": "eig"}, "LSkMDDM": {"solver": "direct"},
+              "rLSkMDDM": {"solver": "direct", "ridge": ridge},
               "OLSkMDDM": {"solver": "orthogonal", "tol": 1e-3, "max_iter": 200}}[method]
-    return KernelMDDM(**params).fit(X_train, Y_train)
+    return KernelMDDM(kernel_width=width, **params).fit(X_train, Y_train)
 
 
 # -- Fig. 4 ----------------------------------------------------------------------------------
@@ -260,13 +265,16 @@ def _timing_record(dataset, train, held_out, stopped) -> dict:
     return {"rows": time_solvers(X_train, Y_train, X_test, solvers)}
 
 
-def time_solvers(X_train, Y_train, X_test, solvers=None, Y_test=None) -> list[dict]:
+def time_solvers(X_train, Y_train, X_test, solvers=None, Y_test=None,
+                 embeddings: dict | None = None) -> list[dict]:
     """Fit every solver of ``solvers`` (default TIMING_SOLVERS: name -> (parameters,
     reference)); rows with its fit time, iterations, kernel passes, convergence and the
     largest principal angle of its X_test embedding to its reference solver's. With
-    ``Y_test`` also the seed's metrics of ML-kNN on each embedding."""
+    ``Y_test`` also the seed's metrics of ML-kNN on each embedding. A dict passed as
+    ``embeddings`` receives every solver's X_test embedding (name -> array)."""
     solvers = TIMING_SOLVERS if solvers is None else solvers
-    embeddings, rows = {}, []
+    embeddings = {} if embeddings is None else embeddings
+    rows = []
     for name, (params, _) in solvers.items():
         started = time.perf_counter()
         model = KernelMDDM(random_state=0, **params).fit(X_train, Y_train)

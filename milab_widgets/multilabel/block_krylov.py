@@ -36,7 +36,7 @@ Two Krylov methods:
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 import numpy as np
 
@@ -49,14 +49,13 @@ CHECK_EVERY = 5
 @dataclass
 class KrylovResult:
     """``solution`` (n x c), ``iterations``, ``passes`` (kernel products of an n x c block),
-    ``angle_bound`` (radians, at the end) and ``history`` [(iteration, bound), ...]."""
+    ``angle_bound`` (radians, at the end) and ``converged``."""
 
     solution: np.ndarray
     iterations: int
     passes: int
     angle_bound: float
     converged: bool
-    history: list = field(default_factory=list)
 
 
 def angle_bound(error_norms: np.ndarray, embedding: np.ndarray) -> float:
@@ -89,7 +88,7 @@ def block_lsqr(matmat, B: np.ndarray, damp: float = 0.0, angle_tol: float = 1e-2
     X, KX, Kw = np.zeros_like(B), np.zeros_like(B), np.zeros_like(B)
     phibar, rhobar = beta.copy(), alpha.copy()
     theta_prev_over_rho = np.zeros(c)
-    history, bound, passes = [], np.pi / 2, 1
+    bound, passes = np.pi / 2, 1
     for iteration in range(1, max_iter + 1):
         Kv = matmat(v)
         passes += 1
@@ -117,10 +116,9 @@ def block_lsqr(matmat, B: np.ndarray, damp: float = 0.0, angle_tol: float = 1e-2
             if bound <= angle_tol or iteration == max_iter:
                 bound, KX, _, extra = verified_bound(matmat, X, B, damp**2)
                 passes += extra
-            history.append((iteration, bound))
             if bound <= angle_tol:
-                return KrylovResult(X, iteration, passes, bound, True, history)
-    return KrylovResult(X, max_iter, passes, bound, False, history)
+                return KrylovResult(X, iteration, passes, bound, True)
+    return KrylovResult(X, max_iter, passes, bound, False)
 
 
 def block_cg(matmat, B: np.ndarray, ridge: float = 0.0, angle_tol: float = 1e-2,
@@ -138,7 +136,7 @@ def block_cg(matmat, B: np.ndarray, ridge: float = 0.0, angle_tol: float = 1e-2,
     passes = 1 if ridge > 0 else 0
     P = R.copy()
     rr = np.einsum("ij,ij->j", R, R)
-    history, bound = [], np.pi / 2
+    bound = np.pi / 2
     for iteration in range(1, max_iter + 1):
         KP = matmat(P)
         AP = matmat(KP) + ridge * P if ridge > 0 else KP
@@ -158,10 +156,9 @@ def block_cg(matmat, B: np.ndarray, ridge: float = 0.0, angle_tol: float = 1e-2,
                 passes += extra
                 rr = np.einsum("ij,ij->j", R, R)
                 P = R.copy()  # restart from the true residual
-            history.append((iteration, bound))
             if bound <= angle_tol:
-                return KrylovResult(X, iteration, passes, bound, True, history)
-    return KrylovResult(X, max_iter, passes, bound, False, history)
+                return KrylovResult(X, iteration, passes, bound, True)
+    return KrylovResult(X, max_iter, passes, bound, False)
 
 
 def verified_bound(matmat, X: np.ndarray, B: np.ndarray, ridge: float):

@@ -72,6 +72,6 @@ class LeastSquaresKCCA(TransformerMixin, BaseEstimator):
 
     def transform(self, X) -> np.ndarray:
         check_is_fitted(self, "coef_")
-        X = as_feature_matrix(X, "X")
+        X = as_feature_matrix(X, "X", self.X_fit_.shape[1])
         cross = self.centerer_.transform(gaussian_kernel(X, self.X_fit_, self.kernel_width_))
         return cross @ self.coef_

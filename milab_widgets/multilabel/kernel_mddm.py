@@ -46,7 +46,7 @@ from sklearn.utils.validation import check_is_fitted
 from milab_widgets.data.arrays import as_feature_matrix
 from milab_widgets.data.multilabel import as_label_matrix
 from milab_widgets.exceptions import InputError
-from milab_widgets.mil.validation import check_choice
+from milab_widgets.mil.validation import check_choice, check_non_negative_float
 from milab_widgets.multilabel.block_krylov import block_cg, block_lsqr
 from milab_widgets.multilabel.kernel_operators import (
     DenseKernel,
@@ -80,7 +80,9 @@ class KernelMDDM(TransformerMixin, BaseEstimator):
     solver : {"eig", "lobpcg", "lsqr", "direct", "orthogonal"}, default "eig"
         See the module docstring.
     ridge : float >= 0, default 0.0
-        eta of rLSkMDDM (solvers "lsqr" and "direct" only).
+        eta of rLSkMDDM (solvers "lsqr" and "direct" only). With ``kernel_approx="nystroem"``
+        solver "lsqr" needs ridge > 0: the Nystrom kernel F F^T has rank <= n_landmarks, so
+        K P = B has no exact solution.
     n_components : int or None
         Embedding dimension k (None: the rank of H Y, c or c - 1).
     kernel_width : float or None
@@ -88,7 +90,8 @@ class KernelMDDM(TransformerMixin, BaseEstimator):
         of the training points (the seed's choice).
     kernel_approx : {None, "nystroem"}, default None
         None: the dense n x n kernel. "nystroem": a rank-``n_landmarks`` Nystrom operator, the
-        n x n kernel is never formed (solvers "lsqr", "direct", "orthogonal").
+        n x n kernel is never formed (solvers "lsqr" with ridge > 0, "direct", "orthogonal";
+        "direct" with ridge = 0 gives the minimum-norm least-squares solution).
     n_landmarks : int, default 1000
     krylov : {"lsqr", "cg"}, default "lsqr"
         Iteration of solver "lsqr": block LSQR (the paper's) or block conjugate gradients
@@ -173,12 +176,7 @@ class KernelMDDM(TransformerMixin, BaseEstimator):
     def transform(self, X) -> np.ndarray:
         """Embed X: K(X, X_train) P (n_new x n_components_)."""
         check_is_fitted(self, "dual_coef_")
-        X = as_feature_matrix(X, "X")
-        if X.shape[1] != self.support_.shape[1]:
-            raise InputError(
-                f"X has {X.shape[1]} features but the model was fitted on "
-                f"{self.support_.shape[1]}; use the same features."
-            )
+        X = as_feature_matrix(X, "X", self.support_.shape[1])
         return gaussian_kernel(X, self.support_, self.kernel_width_) @ self.dual_coef_
 
     # -- steps -------------------------------------------------------------------------------
@@ -228,9 +226,7 @@ class KernelMDDM(TransformerMixin, BaseEstimator):
         check_choice(self.solver, SOLVERS, "solver")
         check_choice(self.krylov, KRYLOV, "krylov")
         check_choice(self.kernel_approx, APPROXIMATIONS, "kernel_approx")
-        ridge = float(self.ridge)
-        if not np.isfinite(ridge) or ridge < 0:
-            raise InputError(f"ridge must be a finite number >= 0, got {self.ridge!r}.")
+        ridge = check_non_negative_float(self.ridge, "ridge")
         if ridge > 0 and self.solver not in LEAST_SQUARES:
             raise InputError(
                 f"ridge={self.ridge} applies to the least-squares solvers {LEAST_SQUARES} "
@@ -240,6 +236,12 @@ class KernelMDDM(TransformerMixin, BaseEstimator):
             raise InputError(
                 f"kernel_approx={self.kernel_approx!r} needs a least-squares solver ('lsqr', "
                 "'direct' or 'orthogonal'); the eigen-solvers use the exact kernel."
+            )
+        if self.kernel_approx == "nystroem" and self.solver == "lsqr" and ridge == 0:
+            raise InputError(
+                "kernel_approx='nystroem' with solver='lsqr' and ridge=0 has no exact solution: "
+                "the Nystroem kernel is singular (rank <= n_landmarks); use ridge > 0 or "
+                "solver='direct'."
             )
         if self.kernel_width is not None and not float(self.kernel_width) > 0:
             raise InputError(f"kernel_width must be > 0 or None, got {self.kernel_width!r}.")

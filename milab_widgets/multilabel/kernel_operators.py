@@ -69,10 +69,6 @@ class DenseKernel:
         self.matrix *= scale[:, None]
         self.matrix *= scale[None, :]
 
-    @property
-    def n(self) -> int:
-        return len(self.X)
-
     def matmat(self, V: np.ndarray) -> np.ndarray:
         """K V for an n x c block: one BLAS-3 product."""
         return self.matrix @ V
@@ -101,10 +97,6 @@ class NystroemKernel:
         #: Maps k(x, Z) to the feature f(x) = Lambda^(-1/2) U^T k(Z, x); (m, r).
         self.feature_map = vectors[:, keep] / np.sqrt(values[keep])
         self.factor = scale[:, None] * (gaussian_kernel(X, self.landmarks, width) @ self.feature_map)
-
-    @property
-    def n(self) -> int:
-        return len(self.X)
 
     def matmat(self, V: np.ndarray) -> np.ndarray:
         """F (F^T V): two skinny products, O(n r c), never the n x n kernel."""

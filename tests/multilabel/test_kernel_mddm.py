@@ -171,8 +171,16 @@ def test_bad_data_gets_clear_errors(data, change, message):
     ({"solver": "eig", "ridge": 1.0}, "least-squares"),
     ({"solver": "lsqr", "ridge": -1.0}, "ridge"),
     ({"solver": "eig", "kernel_approx": "nystroem"}, "kernel_approx"),
+    ({"solver": "lsqr", "kernel_approx": "nystroem"}, "Nystroem kernel is singular"),
     ({"n_components": 9}, "rank"),
 ])
 def test_bad_parameters_get_clear_errors(data, params, message):
     with pytest.raises(InputError, match=message):
         KernelMDDM(**params).fit(*data)
+
+
+def test_transform_checks_the_feature_count(data):
+    X, Y = data
+    model = KernelMDDM(solver="direct").fit(X, Y)
+    with pytest.raises(InputError, match="features"):
+        model.transform(X[:, :-1])

@@ -27,3 +27,11 @@ def test_matches_the_explicit_formula():
 def test_ridge_must_be_positive():
     with pytest.raises(InputError, match="ridge"):
         LeastSquaresKCCA(ridge=0).fit(np.ones((5, 2)) * np.arange(5)[:, None], np.eye(5)[:, :2])
+
+
+def test_transform_checks_the_feature_count():
+    rng = np.random.default_rng(2)
+    X, Y = rng.normal(size=(30, 4)), (rng.random((30, 2)) < 0.5).astype(int)
+    model = LeastSquaresKCCA().fit(X, Y)
+    with pytest.raises(InputError, match="features"):
+        model.transform(X[:, :3])
