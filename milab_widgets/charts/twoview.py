@@ -6,10 +6,11 @@ import altair as alt
 import numpy as np
 import pandas as pd
 
+from milab_widgets.charts.theme import PALETTE
 from milab_widgets.experiments.twoview import METHODS
 
 #: Rule colours: the seed's H rule vermillion, ours blue.
-UPDATE_COLOURS = alt.Scale(domain=["monotone", "paper"], range=["#0072B2", "#D55E00"])
+UPDATE_COLOURS = alt.Scale(domain=["monotone", "paper"], range=[PALETTE[0], PALETTE[3]])
 
 
 def accuracy_chart(summary: pd.DataFrame, title: str) -> alt.Chart:

@@ -14,6 +14,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 from scipy.optimize import linear_sum_assignment
+from sklearn.metrics.cluster import contingency_matrix
 
 from milab_widgets.exceptions import InputError
 
@@ -23,11 +24,8 @@ __all__ = ["clustering_accuracy", "contingency_table", "matched_confusion"]
 def contingency_table(y_true, y_pred) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """(classes, clusters, counts) with counts[a, b] = #objects of class a in cluster b."""
     y_true, y_pred = _checked_pair(y_true, y_pred)
-    classes, true_index = np.unique(y_true, return_inverse=True)
-    clusters, pred_index = np.unique(y_pred, return_inverse=True)
-    counts = np.zeros((len(classes), len(clusters)), dtype=np.int64)
-    np.add.at(counts, (true_index, pred_index), 1)
-    return classes, clusters, counts
+    counts = contingency_matrix(y_true, y_pred).astype(np.int64, copy=False)
+    return np.unique(y_true), np.unique(y_pred), counts
 
 
 def clustering_accuracy(y_true, y_pred) -> float:

@@ -46,8 +46,9 @@ def concat_or_empty(tables: Sequence[pd.DataFrame], columns: Sequence[str] = ())
 
 def write_tables(folder, tables: Mapping[str, pd.DataFrame], settings: Mapping[str, Any],
                  skipped: Mapping[str, str]) -> list[Path]:
-    """Write each table as ``<name>.csv`` and the settings (with ``skipped``) as
-    ``settings.json`` into ``folder`` (created if needed); returns the paths written."""
+    """Write each table as ``<name>.csv``, the settings (with ``skipped``) as
+    ``settings.json`` and the skipped datasets as ``skipped.txt`` into ``folder`` (created
+    if needed); returns the paths written."""
     folder = Path(folder)
     folder.mkdir(parents=True, exist_ok=True)
     written = []
@@ -57,4 +58,12 @@ def write_tables(folder, tables: Mapping[str, pd.DataFrame], settings: Mapping[s
         written.append(path)
     settings_path = folder / "settings.json"
     settings_path.write_text(pd.Series({**settings, "skipped": dict(skipped)}).to_json(indent=2))
-    return [*written, settings_path]
+    return [*written, settings_path, write_skipped(folder, skipped)]
+
+
+def write_skipped(folder, skipped: Mapping[str, str]) -> Path:
+    """Write ``skipped.txt`` into ``folder``: one line "skipped NAME: reason" per skipped
+    dataset (an empty file when none was); returns its path."""
+    path = Path(folder) / "skipped.txt"
+    path.write_text("".join(f"skipped {name}: {reason}\n" for name, reason in skipped.items()))
+    return path

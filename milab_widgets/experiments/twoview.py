@@ -118,16 +118,17 @@ def run(datasets: Iterable[str] = TABLE_DATASETS, quick: bool = False, seed: int
     """
     settings = settings or Settings.for_mode(quick, seed)
     cache = ResultCache(cache_dir)
-    tables, skipped = [], {}
+    tables, loaded, skipped = [], {}, {}
     with threadpool_limits(limits=1, user_api="blas"):
         for name in datasets:
             try:
-                data = load_problem(name)
+                loaded[name] = load_problem(name)
             except DataFormatError as error:
                 skipped[name] = str(error)
                 continue
-            tables.append(table_runs(data, settings, cache, progress))
-        grid, convergence = _figure_runs(settings, cache, progress, skipped)
+            tables.append(table_runs(loaded[name], settings, cache, progress))
+        grid, convergence = _figure_runs(settings, cache, progress, skipped,
+                                         loaded.get(settings.grid_dataset))
     return Results(settings, concat_or_empty(tables), grid, convergence, skipped)
 
 
@@ -252,9 +253,11 @@ def table_runs(data: TwoViewBags, settings: Settings, cache: ResultCache,
 
 
 def grid_runs(data: TwoViewBags, settings: Settings, cache: ResultCache,
-              progress: bool = False) -> pd.DataFrame:
-    """Figs. 1-2: accuracy of Ker1 and Ker2 for every (alpha, beta) of the grid."""
-    problem = ProblemCache(data, settings)
+              progress: bool = False, problem: ProblemCache | None = None) -> pd.DataFrame:
+    """Figs. 1-2: accuracy of Ker1 and Ker2 for every (alpha, beta) of the grid.
+
+    ``problem``: ``data``'s ProblemCache, to share its kernels with other runs."""
+    problem = problem or ProblemCache(data, settings)
     jobs = [(g, k, a, b) for g in data.generators for k in KERNEL_NAMES
             for a in settings.grid for b in settings.grid]
     rows = []
@@ -279,10 +282,13 @@ def grid_runs(data: TwoViewBags, settings: Settings, cache: ResultCache,
     return pd.DataFrame(rows)
 
 
-def convergence_runs(data: TwoViewBags, settings: Settings) -> pd.DataFrame:
+def convergence_runs(data: TwoViewBags, settings: Settings,
+                     problem: ProblemCache | None = None) -> pd.DataFrame:
     """Figs. 3-4: the objective after every iteration of Ker1 and Ker2, for the monotone
-    and the seed's ("paper") H rule, at alpha = 0.01 and each of ``convergence_betas``."""
-    problem = ProblemCache(data, settings)
+    and the seed's ("paper") H rule, at alpha = 0.01 and each of ``convergence_betas``.
+
+    ``problem``: ``data``'s ProblemCache, to share its kernels with other runs."""
+    problem = problem or ProblemCache(data, settings)
     y_partial = partial_labels(data.labels, settings.labelled_fraction, settings.seed)
     tables = []
     for generator in data.generators:
@@ -301,9 +307,10 @@ def convergence_runs(data: TwoViewBags, settings: Settings) -> pd.DataFrame:
     return pd.concat(tables, ignore_index=True)
 
 
-def grid_problem(settings: Settings) -> TwoViewBags:
-    """The two-class subset of Figs. 1-4 (the seed: "two classes of NUS-WIDE1")."""
-    data = load_problem(settings.grid_dataset)
+def grid_problem(settings: Settings, data: TwoViewBags | None = None) -> TwoViewBags:
+    """The two-class subset of Figs. 1-4 (the seed: "two classes of NUS-WIDE1") of
+    ``data``, the grid dataset (loaded when not given)."""
+    data = data if data is not None else load_problem(settings.grid_dataset)
     missing = [name for name in settings.grid_classes if name not in data.class_names]
     if missing:
         raise InputError(f"grid_classes {missing} are not classes of {data.name} "
@@ -311,13 +318,18 @@ def grid_problem(settings: Settings) -> TwoViewBags:
     return data.subset([data.class_names.index(name) for name in settings.grid_classes])
 
 
-def _figure_runs(settings, cache, progress, skipped) -> tuple[pd.DataFrame, pd.DataFrame]:
+def _figure_runs(settings, cache, progress, skipped,
+                 data=None) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """Figs. 1-4 on the grid dataset's subset (``data``: the grid dataset, if loaded),
+    whose kernels both figures share."""
     try:
-        pair = grid_problem(settings)
+        pair = grid_problem(settings, data)
     except DataFormatError as error:
         skipped[f"Figs. 1-4 ({settings.grid_dataset})"] = str(error)
         return pd.DataFrame(), pd.DataFrame()
-    return grid_runs(pair, settings, cache, progress), convergence_runs(pair, settings)
+    problem = ProblemCache(pair, settings)
+    return (grid_runs(pair, settings, cache, progress, problem),
+            convergence_runs(pair, settings, problem))
 
 
 def summarise(runs: pd.DataFrame) -> pd.DataFrame:

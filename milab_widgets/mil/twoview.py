@@ -53,7 +53,11 @@ from sklearn.utils import check_random_state
 
 from milab_widgets.exceptions import InputError
 from milab_widgets.mil.kernels import KERNELS, bag_kernel_factors, bag_kernel_matrices
-from milab_widgets.mil.validation import check_choice, check_positive_int
+from milab_widgets.mil.validation import (
+    check_choice,
+    check_non_negative_float,
+    check_positive_int,
+)
 
 __all__ = ["KernelOperator", "LabelStructure", "TwoViewMIClustering", "objective",
            "objective_gradient"]
@@ -331,10 +335,7 @@ class TwoViewMIClustering(ClusterMixin, BaseEstimator):
         check_choice(self.update, UPDATES, "update")
         check_positive_int(self.max_iter, "max_iter")
         for name in ("alpha", "beta", "tol"):
-            value = getattr(self, name)
-            number = isinstance(value, (int, float, np.floating)) and not isinstance(value, bool)
-            if not (number and np.isfinite(value) and value >= 0):
-                raise InputError(f"{name} must be a finite number >= 0, got {value!r}.")
+            check_non_negative_float(getattr(self, name), name)
 
     def _kernel_operators(self, views) -> list[KernelOperator]:
         if self.kernel == "mixture":

@@ -40,7 +40,6 @@ class Lab(widgets.Tab):
         super().__init__(children=[widgets.VBox() for _ in LAB_PANELS], titles=tuple(LAB_PANELS),
                          **kwargs)
         self.observe(self._on_select, names="selected_index")
-        self.selected_index = 0
         self._build(0)
 
     def _on_select(self, change) -> None:

@@ -25,7 +25,13 @@ def test_write_tables_writes_csvs_and_settings_with_the_skipped_datasets(tmp_pat
     folder = tmp_path / "out"
     written = write_tables(folder, {"scores": pd.DataFrame({"x": [0.5]})}, {"quick": True},
                            {"fox": "run `milab fetch fox`"})
-    assert [path.name for path in written] == ["scores.csv", "settings.json"]
+    assert [path.name for path in written] == ["scores.csv", "settings.json", "skipped.txt"]
     assert pd.read_csv(folder / "scores.csv").x.tolist() == [0.5]
     settings = json.loads((folder / "settings.json").read_text())
     assert settings == {"quick": True, "skipped": {"fox": "run `milab fetch fox`"}}
+    assert (folder / "skipped.txt").read_text() == "skipped fox: run `milab fetch fox`\n"
+
+
+def test_write_tables_writes_an_empty_skipped_file_when_nothing_was_skipped(tmp_path):
+    written = write_tables(tmp_path, {}, {}, {})
+    assert written[-1] == tmp_path / "skipped.txt" and written[-1].read_text() == ""
