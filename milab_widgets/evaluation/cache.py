@@ -34,17 +34,31 @@ class ResultCache:
         text = json.dumps({"cache_version": CACHE_VERSION, **parts}, sort_keys=True, default=str)
         return hashlib.sha256(text.encode()).hexdigest()[:24]
 
-    def get_or_compute(self, parts: dict, compute: Callable[[], dict]) -> dict:
-        """The cached record for ``parts``, or ``compute()`` stored and returned."""
-        path = None if self.folder is None else self.folder / f"{self.key(parts)}.json"
-        if path is not None and path.exists():
-            self.hits += 1
-            return json.loads(path.read_text())["record"]
+    def get(self, parts: dict) -> dict | None:
+        """The cached record for ``parts``, or None when there is none."""
+        path = self._path(parts)
+        if path is None or not path.exists():
+            return None
+        self.hits += 1
+        return json.loads(path.read_text())["record"]
+
+    def put(self, parts: dict, record: dict) -> None:
+        """Store ``record`` under ``parts`` (a no-op when caching is disabled)."""
         self.misses += 1
-        record = compute()
+        path = self._path(parts)
         if path is not None:
             _write_atomically(path, {"parts": parts, "record": record})
+
+    def get_or_compute(self, parts: dict, compute: Callable[[], dict]) -> dict:
+        """The cached record for ``parts``, or ``compute()`` stored and returned."""
+        record = self.get(parts)
+        if record is None:
+            record = compute()
+            self.put(parts, record)
         return record
+
+    def _path(self, parts: dict) -> Path | None:
+        return None if self.folder is None else self.folder / f"{self.key(parts)}.json"
 
 
 def _write_atomically(path: Path, content: dict) -> None:

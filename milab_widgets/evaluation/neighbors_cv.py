@@ -14,13 +14,14 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Sequence
+from functools import partial
 
 import numpy as np
 import pandas as pd
-from tqdm.auto import tqdm
 
 from milab_widgets.evaluation.cache import ResultCache
 from milab_widgets.evaluation.fixed_params import fold_accuracies
+from milab_widgets.evaluation.grid import GridTask, run_grid
 from milab_widgets.evaluation.splits import stratified_splits, subset
 from milab_widgets.mil.distances import METRIC_INPUTS
 from milab_widgets.mil.nca import tune_alpha_nca
@@ -96,6 +97,7 @@ def nested_cv(
     cache: ResultCache | None = None,
     cache_parts: dict | None = None,
     progress: bool = False,
+    n_jobs: int | None = None,
 ) -> pd.DataFrame:
     """Outer-fold accuracies of one method under the seed's nested cross-validation.
 
@@ -111,29 +113,48 @@ def nested_cv(
     cache, cache_parts
         Each outer fold's record is cached under ``cache_parts`` plus this call's settings,
         so a rerun after an interruption recomputes only unfinished folds.
+    n_jobs
+        The outer folds run through joblib (`milab_widgets.evaluation.grid.run_grid`).
 
     Returns
     -------
-    DataFrame, one row per outer fold: fold, k, sigma, alpha, inner_accuracy, accuracy,
-    n_test, seconds.
+    DataFrame, one row per outer fold: classifier, metric, fold, k, sigma, alpha,
+    inner_accuracy, accuracy, n_test, seconds.
     """
+    tasks = nested_cv_tasks(classifier, metric, matrix_source, y, outer_folds=outer_folds,
+                            inner_folds=inner_folds, k_grid=k_grid, sigma_grid=sigma_grid,
+                            seed=seed, cache_parts=cache_parts)
+    records = run_grid(tasks, cache or ResultCache(None), n_jobs, progress,
+                       desc=f"{classifier}+{metric}")
+    return fold_table(tasks, records)
+
+
+def nested_cv_tasks(classifier: str, metric: str, matrix_source: MatrixSource, y, *,
+                    outer_folds: int = 10, inner_folds: int = 5,
+                    k_grid: Sequence[int] = K_GRID, sigma_grid: Sequence[float] = SIGMA_GRID,
+                    seed: int = 0, cache_parts: dict | None = None) -> list[GridTask]:
+    """`nested_cv`'s grid: one task per outer fold, keyed by the method's settings + fold."""
     y = np.asarray(y)
-    cache = cache or ResultCache(None)
     settings = dict(
         classifier=classifier, metric=metric, outer_folds=outer_folds, inner_folds=inner_folds,
         k_grid=list(k_grid), sigma_grid=list(sigma_grid), seed=seed, **(cache_parts or {}),
     )
-    splits = stratified_splits(y, outer_folds, seed)
-    records = []
-    for fold, (train, test) in enumerate(
-        tqdm(splits, desc=f"{classifier}+{metric}", disable=not progress, leave=False)
-    ):
-        def compute(train=train, test=test) -> dict:
-            return _outer_fold(classifier, metric, matrix_source(train), y, train, test,
-                               inner_folds, k_grid, sigma_grid, seed)
+    return [GridTask({**settings, "fold": fold},
+                     partial(_outer_fold_from_source, classifier, metric, matrix_source, y, train,
+                             test, inner_folds, k_grid, sigma_grid, seed))
+            for fold, (train, test) in enumerate(stratified_splits(y, outer_folds, seed))]
 
-        records.append({"fold": fold, **cache.get_or_compute({**settings, "fold": fold}, compute)})
-    return pd.DataFrame.from_records(records)
+
+def fold_table(tasks: Sequence[GridTask], records: Sequence[dict]) -> pd.DataFrame:
+    """One row per outer-fold task: its classifier, metric and fold, then its record."""
+    return pd.DataFrame.from_records([
+        {key: task.parts[key] for key in ("classifier", "metric", "fold")} | record
+        for task, record in zip(tasks, records)
+    ])
+
+
+def _outer_fold_from_source(classifier, metric, matrix_source, y, train, test, *args) -> dict:
+    return _outer_fold(classifier, metric, matrix_source(train), y, train, test, *args)
 
 
 def _outer_fold(classifier, metric, matrices, y, train, test, inner_folds, k_grid, sigma_grid,

@@ -23,6 +23,7 @@ from __future__ import annotations
 import io
 import zlib
 from dataclasses import asdict, dataclass, field
+from functools import partial
 from pathlib import Path
 
 import numpy as np
@@ -30,13 +31,13 @@ import pandas as pd
 from sklearn.decomposition import PCA
 from sklearn.preprocessing import MinMaxScaler
 from threadpoolctl import threadpool_limits
-from tqdm.auto import tqdm
 
 from milab_widgets.data import load_dataset
 from milab_widgets.data.oneclass import OneClassDataset
 from milab_widgets.data.synthetic_oneclass import sine_noise, square_noise
 from milab_widgets.data.uci_sources import UNAVAILABLE
 from milab_widgets.evaluation.cache import ResultCache
+from milab_widgets.evaluation.grid import GridTask, run_grid
 from milab_widgets.evaluation.oneclass_scores import g_mean
 from milab_widgets.evaluation.oneclass_selection import make_folds, select_sigma, select_svdd
 from milab_widgets.experiments.tables import concat_or_empty, load_available, write_tables
@@ -167,30 +168,29 @@ class Results:
 
 
 def run(datasets=UCI_DATASETS, quick: bool = False, seed: int = 0, repetitions=None,
-        cache_dir=None, progress: bool = False, synthetic: bool = True) -> Results:
+        cache_dir=None, progress: bool = False, synthetic: bool = True,
+        n_jobs: int | None = None) -> Results:
     """Run §4.1 and §4.2; unavailable datasets are skipped and reported in ``skipped``.
 
     ``synthetic=False`` skips §4.1 (the artificial sets): ``synthetic``, ``boundaries`` and
     ``points`` are then empty tables with their columns (the panel's UCI protocol).
+    ``n_jobs``: the UCI grid (dataset x repetition) runs through joblib (see
+    `milab_widgets.evaluation.grid`); None is serial unless a joblib backend such as Dask is set.
 
     BLAS runs single-threaded here: the matrices are small (hundreds of rows), where
     threads cost more than they give, above all on a shared machine.
     """
     with threadpool_limits(limits=1, user_api="blas"):
-        return _run(Settings.for_mode(quick, seed, repetitions), datasets, cache_dir, progress,
-                    synthetic)
+        return _run(Settings.for_mode(quick, seed, repetitions), datasets, cache_dir,
+                    synthetic, n_jobs, progress)
 
 
-def _run(settings: Settings, datasets, cache_dir, progress: bool,
-         synthetic: bool = True) -> Results:
-    cache = ResultCache(cache_dir)
+def _run(settings: Settings, datasets, cache_dir, synthetic: bool, n_jobs, progress) -> Results:
     tables = synthetic_experiment(settings) if synthetic else _empty_synthetic()
     synthetic, boundaries, points = tables
     available, skipped = load_available(datasets, UNAVAILABLE)
-    tables = [dataset_runs(name, data, settings, cache)
-              for name, data in tqdm(available.items(), desc="datasets", disable=not progress)]
-    return Results(settings, concat_or_empty(tables, RUN_COLUMNS), synthetic, boundaries, points,
-                   skipped)
+    runs = uci_runs(available, settings, ResultCache(cache_dir), n_jobs, progress)
+    return Results(settings, runs, synthetic, boundaries, points, skipped)
 
 
 # -- §4.1: artificial sets, and the panel's playground ------------------------------------
@@ -302,21 +302,22 @@ def split_train_test(y, rng, normal_fraction=0.7, outlier_fraction=0.005):
     return train, np.setdiff1d(np.arange(len(y)), train)
 
 
-def dataset_runs(name, data, settings: Settings, cache: ResultCache) -> pd.DataFrame:
-    """Every repetition of one dataset (each cached as one record).
+def uci_runs(datasets: dict, settings: Settings, cache: ResultCache,
+             n_jobs: int | None = None, progress: bool = False) -> pd.DataFrame:
+    """Every repetition of every dataset, one cached record each, as a joblib grid.
 
     A record depends on (seed, dataset, repetition, protocol) only, so the key leaves out
     the number of repetitions and the quick flag: a longer run reuses a shorter one's records.
     """
     protocol = {key: value for key, value in asdict(settings).items()
                 if key not in NOT_IN_CACHE_KEY}
-    records = []
-    for repetition in range(settings.repetitions):
-        parts = {"experiment": "cdvse", "dataset": name, "repetition": repetition, **protocol}
-        record = cache.get_or_compute(parts, lambda: repetition_record(name, data, repetition,
-                                                                       settings))
-        records.extend(record["rows"])
-    return pd.DataFrame(records, columns=RUN_COLUMNS)
+    tasks = [GridTask({"experiment": "cdvse", "dataset": name, "repetition": repetition,
+                       **protocol},
+                      partial(repetition_record, name, data, repetition, settings))
+             for name, data in datasets.items() for repetition in range(settings.repetitions)]
+    records = run_grid(tasks, cache, n_jobs, progress, desc="UCI repetitions")
+    rows = [row for record in records for row in record["rows"]]
+    return pd.DataFrame(rows, columns=RUN_COLUMNS)
 
 
 def repetition_record(name, data, repetition: int, settings: Settings) -> dict:

@@ -30,10 +30,12 @@ from milab_widgets.evaluation.cache import ResultCache
 from milab_widgets.evaluation.neighbors_cv import (
     K_GRID,
     SIGMA_GRID,
+    fold_table,
     grid_accuracies,
-    nested_cv,
+    nested_cv_tasks,
 )
 from milab_widgets.evaluation.fixed_params import fold_accuracies
+from milab_widgets.evaluation.grid import run_grid
 from milab_widgets.evaluation.splits import stratified_splits
 from milab_widgets.experiments.tables import concat_or_empty, load_available, write_tables
 from milab_widgets.mil.distances import bag_distances
@@ -43,8 +45,8 @@ TABLE3_DATASETS = ("musk1", "musk2", "elephant", "fox", "tiger")
 MILWEB_DATASETS = ("web_recommendation_1",)
 CLASSIFIERS = {"citation-knn": "Citation-KNN", "knn": "KNN"}
 #: One row of ``Results.folds``: an outer fold of one method, its selected parameters, accuracy.
-FOLD_COLUMNS = ("fold", "k", "sigma", "alpha", "inner_accuracy", "accuracy", "n_test", "seconds",
-                "dataset", "classifier", "metric")
+FOLD_COLUMNS = ("classifier", "metric", "fold", "k", "sigma", "alpha", "inner_accuracy", "accuracy",
+                "n_test", "seconds", "dataset")
 METRICS = {"min": "minH", "max": "maxH", "integrated": "intH", "average": "aveH", "adapted": "adaH"}
 
 #: Citation-KNN with minimal Hausdorff, R = 2, C = 4, as published by Wang & Zucker (ICML 2000).
@@ -95,16 +97,19 @@ class Results:
 
 
 def run(datasets=TABLE3_DATASETS + MILWEB_DATASETS, quick: bool = False, seed: int = 0,
-        scale: str = "none", cache_dir=None, progress: bool = False) -> Results:
+        scale: str = "none", cache_dir=None, progress: bool = False,
+        n_jobs: int | None = None) -> Results:
     """Run the seed's protocol on every available dataset; unavailable ones are skipped and
-    reported in ``Results.skipped`` (name -> how to get it)."""
+    reported in ``Results.skipped`` (name -> how to get it). Each dataset's nested CV is a
+    joblib grid (``n_jobs``; see `milab_widgets.evaluation.grid`)."""
     settings = Settings.for_mode(quick, seed, scale)
     cache = ResultCache(cache_dir)
     fold_tables, sweep_tables, baseline_tables = [], [], []
     available, skipped = load_available(datasets)
     for name, bags in available.items():
         source = DistanceSource(bags, scale)
-        fold_tables.append(_dataset_folds(name, bags.labels, source, settings, cache, progress))
+        fold_tables.append(_dataset_folds(name, bags.labels, source, settings, cache, progress,
+                                          n_jobs))
         sweep_tables.append(_dataset_sweep(name, bags.labels, source, settings))
         if name in set(PUBLISHED_CITATION_KNN.dataset):
             raw = source if scale == "none" else DistanceSource(bags, "none")
@@ -140,7 +145,8 @@ class DistanceSource:
 
     def __init__(self, bags, scale: str):
         self.bags, self.scale = bags, scale
-        self._memo: dict = {}
+        # Computed here, so that grid workers receive the matrices instead of recomputing them.
+        self._memo: dict = {None: bag_distances(bags)} if scale == "none" else {}
 
     def __call__(self, train_indices) -> dict:
         key = None if self.scale == "none" else tuple(np.asarray(train_indices).tolist())
@@ -155,18 +161,16 @@ class DistanceSource:
         return self.bags.map_instances(scaler.transform)
 
 
-def _dataset_folds(name, y, source, settings, cache, progress) -> pd.DataFrame:
-    tables = []
-    for classifier in CLASSIFIERS:
-        for metric in METRICS:
-            folds = nested_cv(
-                classifier, metric, source, y, outer_folds=settings.outer_folds,
-                inner_folds=settings.inner_folds, k_grid=settings.k_grid,
-                sigma_grid=settings.sigma_grid, seed=settings.seed, cache=cache,
-                cache_parts={"dataset": name, "scale": settings.scale}, progress=progress,
-            )
-            tables.append(folds.assign(dataset=name, classifier=classifier, metric=metric))
-    return pd.concat(tables, ignore_index=True)
+def _dataset_folds(name, y, source, settings, cache, progress, n_jobs) -> pd.DataFrame:
+    """Every method's nested CV on one dataset: a (classifier x metric x fold) joblib grid."""
+    tasks = [task for classifier in CLASSIFIERS for metric in METRICS
+             for task in nested_cv_tasks(
+                 classifier, metric, source, y, outer_folds=settings.outer_folds,
+                 inner_folds=settings.inner_folds, k_grid=settings.k_grid,
+                 sigma_grid=settings.sigma_grid, seed=settings.seed,
+                 cache_parts={"dataset": name, "scale": settings.scale})]
+    records = run_grid(tasks, cache, n_jobs, progress, desc=name)
+    return fold_table(tasks, records).assign(dataset=name)
 
 
 def _dataset_sweep(name, y, source, settings) -> pd.DataFrame:

@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import time
 from dataclasses import asdict, dataclass, field
+from functools import partial
 from pathlib import Path
 
 import numpy as np
@@ -36,6 +37,7 @@ from sklearn.decomposition import KernelPCA
 
 from milab_widgets.data.multilabel_sources import YAHOO_NAMES
 from milab_widgets.evaluation.cache import ResultCache
+from milab_widgets.evaluation.grid import GridTask, run_grid
 from milab_widgets.experiments.tables import concat_or_empty, load_available, write_tables
 from milab_widgets.multilabel import MLkNN, metrics
 from milab_widgets.multilabel.kcca import LeastSquaresKCCA
@@ -118,80 +120,94 @@ class Results:
 
 
 def run(quick: bool = False, seed: int = 0, repetitions: int | None = None, cache_dir=None,
-        progress: bool = False) -> Results:
-    """Run every experiment on the available datasets; missing ones go to ``skipped``."""
+        progress: bool = False, n_jobs: int | None = None) -> Results:
+    """Run every experiment on the available datasets; missing ones go to ``skipped``.
+
+    Table 2's and Tables 3-7's (dataset x partition) grids run through joblib (``n_jobs``;
+    see `milab_widgets.evaluation.grid`). Fig. 4's timings always run serially: fit times
+    measured beside other work would not be comparable."""
     settings = Settings.for_mode(quick, seed, repetitions)
     cache = ResultCache(cache_dir)
     data, skipped = load_available(dict.fromkeys([*TABLE2_DATASETS, *settings.yahoo, RCV1]))
-    table2 = _concat([table2_runs(data[name], settings, cache) for name in TABLE2_DATASETS
-                      if name in data])
-    runs, dims = [], []
-    for name in [*settings.yahoo, RCV1]:
-        if name not in data:
-            continue
-        _say(progress, f"methods on {name}")
-        result = method_runs(data[name], settings, cache)
-        runs.append(result["runs"])
-        dims.append(result["dimensions"])
+    table2 = table2_runs([data[name] for name in TABLE2_DATASETS if name in data], settings,
+                         cache, n_jobs, progress)
+    methods = method_runs([data[name] for name in [*settings.yahoo, RCV1] if name in data],
+                          settings, cache, n_jobs, progress)
     timing = _concat([timing_runs(data[name], settings, cache, progress)
                       for name in settings.timing_datasets if name in data])
     skipped["pascal07"] = "not obtainable here (no copy of the Pascal VOC 2007 features)"
-    return Results(settings, table2, _concat(runs), _concat(dims), timing, skipped)
+    return Results(settings, table2, methods["runs"], methods["dimensions"], timing, skipped)
 
 
 # -- Table 2 ---------------------------------------------------------------------------------
-def table2_runs(dataset, settings: Settings, cache: ResultCache) -> pd.DataFrame:
-    """kMDDM (eig) against LSkMDDM (block LSQR and block CG, tol 1e-3 rad) on random
-    2/3 : 1/3 partitions (the seed's protocol for scene and yeast)."""
-    solvers = {"kMDDM (eig)": {"solver": "eig"},
-               "LSkMDDM (block LSQR)": {"solver": "lsqr", "tol": 1e-3, "max_iter": 1500},
-               "LSkMDDM (block CG)": {"solver": "lsqr", "krylov": "cg", "tol": 1e-3}}
-    rows = []
-    for rep in range(settings.table2_repetitions):
-        train, test = random_partition(len(dataset), 2 * len(dataset) // 3, None,
-                                 settings.seed + rep, settings.table2_max_train)
+#: Table 2's solvers: kMDDM (eig) against LSkMDDM (block LSQR and block CG, tol 1e-3 rad).
+TABLE2_SOLVERS = {"kMDDM (eig)": {"solver": "eig"},
+                  "LSkMDDM (block LSQR)": {"solver": "lsqr", "tol": 1e-3, "max_iter": 1500},
+                  "LSkMDDM (block CG)": {"solver": "lsqr", "krylov": "cg", "tol": 1e-3}}
 
-        def compute(train=train, test=test):
-            X_train, Y_train, X_test, Y_test, dropped = split_labels(dataset, train, test)
-            width = median_distance(X_train)  # once per partition, shared by every solver
-            embeddings, records = {}, []
-            for name, params in solvers.items():
-                started = time.perf_counter()
-                model = KernelMDDM(kernel_width=width, **params).fit(X_train, Y_train)
-                seconds = time.perf_counter() - started
-                embeddings[name] = (model.transform(X_train), model.transform(X_test))
-                records.append({"method": name, "seconds": seconds, "iterations": model.n_iter_,
-                                "labels_dropped": dropped,
-                                **evaluate_embedding(*embeddings[name], Y_train, Y_test)})
-            reference = embeddings["kMDDM (eig)"][1]
-            for record in records:
-                record["angle_to_eig"] = _angle(embeddings[record["method"]][1], reference)
-            return {"records": records}
 
-        parts = {"experiment": "table2", "dataset": dataset.name, "rep": rep, **_key(settings)}
-        for record in cache.get_or_compute(parts, compute)["records"]:
-            rows.append({"dataset": dataset.name, "rep": rep, **record})
-    return pd.DataFrame(rows)
+def table2_runs(datasets, settings: Settings, cache: ResultCache, n_jobs: int | None = None,
+                progress: bool = False) -> pd.DataFrame:
+    """TABLE2_SOLVERS on random 2/3 : 1/3 partitions of each dataset (the seed's protocol
+    for scene and yeast), one joblib task and cached record per (dataset, partition)."""
+    tasks = []
+    for dataset in datasets:
+        for rep in range(settings.table2_repetitions):
+            train, test = random_partition(len(dataset), 2 * len(dataset) // 3, None,
+                                           settings.seed + rep, settings.table2_max_train)
+            tasks.append(GridTask({"experiment": "table2", "dataset": dataset.name, "rep": rep,
+                                   **_key(settings)},
+                                  partial(_table2_record, dataset, train, test)))
+    records = run_grid(tasks, cache, n_jobs, progress, desc="Table 2")
+    return pd.DataFrame([{"dataset": task.parts["dataset"], "rep": task.parts["rep"], **row}
+                         for task, record in zip(tasks, records) for row in record["records"]])
+
+
+def _table2_record(dataset, train, test) -> dict:
+    X_train, Y_train, X_test, Y_test, dropped = split_labels(dataset, train, test)
+    width = median_distance(X_train)  # once per partition, shared by every solver
+    embeddings, records = {}, []
+    for name, params in TABLE2_SOLVERS.items():
+        started = time.perf_counter()
+        model = KernelMDDM(kernel_width=width, **params).fit(X_train, Y_train)
+        seconds = time.perf_counter() - started
+        embeddings[name] = (model.transform(X_train), model.transform(X_test))
+        records.append({"method": name, "seconds": seconds, "iterations": model.n_iter_,
+                        "labels_dropped": dropped,
+                        **evaluate_embedding(*embeddings[name], Y_train, Y_test)})
+    reference = embeddings["kMDDM (eig)"][1]
+    for record in records:
+        record["angle_to_eig"] = _angle(embeddings[record["method"]][1], reference)
+    return {"records": records}
 
 
 # -- Tables 3-7, Figs. 1-3 -------------------------------------------------------------------
-def method_runs(dataset, settings: Settings, cache: ResultCache) -> dict:
-    """Every method on the dataset's random partitions; on the first one also the metrics
-    of the leading 2, 5, ... embedding dimensions (Figs. 1-3)."""
+def method_runs(datasets, settings: Settings, cache: ResultCache, n_jobs: int | None = None,
+                progress: bool = False) -> dict:
+    """Every method on each dataset's random partitions (one joblib task and cached record
+    per dataset x partition); on the first partition also the metrics of the leading 2, 5,
+    ... embedding dimensions (Figs. 1-3). Returns {"runs": ..., "dimensions": ...}."""
+    tasks = [task for dataset in datasets for task in _method_tasks(dataset, settings)]
+    records = run_grid(tasks, cache, n_jobs, progress, desc="methods")
+    tables = {}
+    for table in ("runs", "dimensions"):
+        tables[table] = pd.DataFrame([
+            {"dataset": task.parts["dataset"], "rep": task.parts["rep"], **row}
+            for task, record in zip(tasks, records) for row in record[table]])
+    return tables
+
+
+def _method_tasks(dataset, settings: Settings) -> list[GridTask]:
     is_rcv1 = dataset.name.startswith("rcv1")
     n_train = settings.rcv1_train if is_rcv1 else settings.yahoo_train
     n_test = settings.rcv1_train if is_rcv1 else settings.yahoo_test
-    repetitions = 1 if is_rcv1 else settings.repetitions
-    runs, dims = [], []
-    for rep in range(repetitions):
+    tasks = []
+    for rep in range(1 if is_rcv1 else settings.repetitions):
         train, test = random_partition(len(dataset), n_train, n_test, settings.seed + rep)
-        parts = {"experiment": "methods", "dataset": dataset.name, "rep": rep,
-                 "dimensions": list(settings.dimensions), **_key(settings)}
-        record = cache.get_or_compute(
-            parts, lambda: _method_record(dataset, train, test, settings, rep == 0))
-        runs += [{"dataset": dataset.name, "rep": rep, **row} for row in record["runs"]]
-        dims += [{"dataset": dataset.name, "rep": rep, **row} for row in record["dimensions"]]
-    return {"runs": pd.DataFrame(runs), "dimensions": pd.DataFrame(dims)}
+        tasks.append(GridTask({"experiment": "methods", "dataset": dataset.name, "rep": rep,
+                               "dimensions": list(settings.dimensions), **_key(settings)},
+                              partial(_method_record, dataset, train, test, settings, rep == 0)))
+    return tasks
 
 
 def _method_record(dataset, train, test, settings, with_dimensions: bool) -> dict:

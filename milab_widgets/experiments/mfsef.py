@@ -22,13 +22,14 @@ from __future__ import annotations
 
 import time
 from dataclasses import asdict, dataclass, field
+from functools import partial
 from pathlib import Path
 
 import numpy as np
 import pandas as pd
-from tqdm.auto import tqdm
 
 from milab_widgets.evaluation.cache import ResultCache
+from milab_widgets.evaluation.grid import GridTask, run_grid
 from milab_widgets.evaluation.ranking_stats import (
     friedman_test,
     nemenyi_cd,
@@ -159,43 +160,49 @@ def evaluate_columns(train, test, columns, k: int = 10, s: float = 1.0) -> dict[
 
 
 def run(datasets=TABLE_DATASETS, quick: bool = False, seed: int = 0, cache_dir=None,
-        progress: bool = False) -> Results:
+        progress: bool = False, n_jobs: int | None = None) -> Results:
     """Run the protocol on every available dataset; unavailable ones are skipped and listed
-    in ``Results.skipped`` (name -> how to get it)."""
+    in ``Results.skipped`` (name -> how to get it). Each dataset's methods run as a joblib
+    grid (``n_jobs``; see `milab_widgets.evaluation.grid`)."""
     settings = Settings.for_mode(quick, seed)
     cache = ResultCache(cache_dir)
     score_tables, timing_tables = [], []
     available, skipped = load_available(datasets)
-    for name, data in tqdm(available.items(), desc="datasets", disable=not progress):
-        scores, timings = dataset_scores(name, data, settings, cache)
+    for name, data in available.items():
+        scores, timings = dataset_scores(name, data, settings, cache, n_jobs=n_jobs,
+                                         progress=progress)
         score_tables.append(scores)
         timing_tables.append(timings)
     return Results(settings, concat_or_empty(score_tables, SCORE_COLUMNS),
                    concat_or_empty(timing_tables, TIMING_COLUMNS), skipped)
 
 
-def dataset_scores(name, data, settings: Settings, cache: ResultCache, counts=None):
+def dataset_scores(name, data, settings: Settings, cache: ResultCache, counts=None,
+                   n_jobs: int | None = None, progress: bool = False):
     """Long-format scores of Original and every method of ``settings.methods`` at each
     feature count (default ``settings.counts``) on one dataset's fixed split, and each
-    selector's fit time (one fit up to the largest count). Records (scores and fit times)
-    are cached per (dataset, method, count, settings); a selector is fitted only when one of
-    its records is missing."""
+    selector's fit time (one fit up to the largest count).
+
+    A joblib grid of one task per method: a task fits its selector once and scores every
+    count; its record is cached per (dataset, method, counts, settings), so a rerun whose
+    records are all cached fits nothing."""
     train, test = data.train_test()
     counts = sorted(set(counts)) if counts is not None else settings.counts(name, data.n_features)
-    selectors = _LazySelectors(train, max(counts), settings)
-    rows = [_record(cache, name, "Original", data.n_features, settings,
-                    lambda: evaluate_columns(train, test, np.arange(data.n_features),
-                                             settings.k, settings.s))]
-    for method in settings.methods:
-        for count in counts:
-            rows.append(_record(cache, name, method, count, settings, lambda m=method, c=count:
-                                evaluate_columns(train, test, selectors.selection(m, c),
-                                                 settings.k, settings.s)))
-    timings = pd.DataFrame([
-        {"dataset": name, "method": method, "n_features": max(counts),
-         **cache.get_or_compute(_record_parts(name, f"fit {method}", max(counts), settings),
-                                lambda m=method: {"seconds": selectors.fit_seconds(m)})}
-        for method in settings.methods])
+    tasks = [GridTask(_record_parts(name, "Original", [data.n_features], settings),
+                      partial(_original_record, train, test, settings))]
+    tasks += [GridTask(_record_parts(name, method, counts, settings),
+                       partial(_method_record, train, test, method, counts, settings))
+              for method in settings.methods]
+    original, *methods = run_grid(tasks, cache, n_jobs, progress, desc=name)
+    rows = [{"dataset": name, "method": "Original", "n_features": data.n_features,
+             **original["scores"][0]}]
+    rows += [{"dataset": name, "method": method, "n_features": count, **scores}
+             for method, record in zip(settings.methods, methods)
+             for count, scores in zip(counts, record["scores"])]
+    timings = pd.DataFrame([{"dataset": name, "method": method, "n_features": max(counts),
+                             "seconds": record["seconds"]}
+                            for method, record in zip(settings.methods, methods)],
+                           columns=TIMING_COLUMNS)
     table_count = feature_count(settings.table_fraction, data.n_features)
     scores = pd.DataFrame(rows).melt(id_vars=["dataset", "method", "n_features"],
                                      var_name="metric", value_name="value")
@@ -204,37 +211,24 @@ def dataset_scores(name, data, settings: Settings, cache: ResultCache, counts=No
     return scores, timings
 
 
-class _LazySelectors:
-    """Fits a selector the first time one of its selections is needed (a resumed run whose
-    records are all cached fits nothing)."""
-
-    def __init__(self, train, max_features: int, settings: Settings):
-        self.train, self.max_features, self.settings = train, max_features, settings
-        self.fitted: dict = {}
-
-    def _fitted(self, method: str):
-        if method not in self.fitted:
-            self.fitted.update(fit_selectors(self.train, [method], self.max_features,
-                                             self.settings))
-        return self.fitted[method]
-
-    def selection(self, method: str, count: int) -> np.ndarray:
-        return self._fitted(method)[0].selection(count)
-
-    def fit_seconds(self, method: str) -> float:
-        return self._fitted(method)[1]
+def _original_record(train, test, settings: Settings) -> dict:
+    every_column = np.arange(train.X.shape[1])
+    return {"scores": [evaluate_columns(train, test, every_column, settings.k, settings.s)]}
 
 
-def _record_parts(name, method, count, settings) -> dict:
+def _method_record(train, test, method: str, counts, settings: Settings) -> dict:
+    """Fit ``method`` once up to max(counts); score ML-kNN on its first c features, each c."""
+    selector, seconds = fit_selectors(train, [method], max(counts), settings)[method]
+    return {"seconds": seconds,
+            "scores": [evaluate_columns(train, test, selector.selection(count), settings.k,
+                                        settings.s) for count in counts]}
+
+
+def _record_parts(name, method, counts, settings) -> dict:
     """What a cached record depends on (the settings that change results)."""
-    return {"experiment": "mfsef", "dataset": name, "method": method, "n_features": count,
+    return {"experiment": "mfsef", "dataset": name, "method": method, "n_features": counts,
             **{key: value for key, value in asdict(settings).items()
                if key in ("k", "s", "n_bins", "n_experts", "experts", "ratios", "mu")}}
-
-
-def _record(cache, name, method, count, settings, compute) -> dict:
-    return {"dataset": name, "method": method, "n_features": count,
-            **cache.get_or_compute(_record_parts(name, method, count, settings), compute)}
 
 
 # -- tables ------------------------------------------------------------------------------------

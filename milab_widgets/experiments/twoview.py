@@ -26,18 +26,19 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import asdict, dataclass, field
+from functools import partial
 from pathlib import Path
 
 import numpy as np
 import pandas as pd
 from threadpoolctl import threadpool_limits
-from tqdm.auto import tqdm
 
 from milab_widgets.data.image_bags import DIGIT_SUBSETS, digits_two_view
 from milab_widgets.data.synthetic_bags import synthetic_two_view_bags
 from milab_widgets.data.twoview_files import TwoViewBags, read_two_view_folder
 from milab_widgets.evaluation.cache import ResultCache
 from milab_widgets.evaluation.clustering_scores import clustering_accuracy
+from milab_widgets.evaluation.grid import GridTask, run_grid
 from milab_widgets.exceptions import DataFormatError, InputError
 from milab_widgets.experiments.tables import concat_or_empty, write_tables
 from milab_widgets.mil.bamic import BAMIC
@@ -110,11 +111,14 @@ class Results:
 
 
 def run(datasets: Iterable[str] = TABLE_DATASETS, quick: bool = False, seed: int = 0,
-        cache_dir=None, progress: bool = False, settings: Settings | None = None) -> Results:
+        cache_dir=None, progress: bool = False, settings: Settings | None = None,
+        n_jobs: int | None = None) -> Results:
     """Tables 1-2 on every dataset, Figs. 1-4 on the grid dataset's two-class subset.
 
     ``datasets``: "digits-a", "digits-b", "synthetic" or folders in the two-view format; a
     folder that cannot be read is skipped and reported in ``Results.skipped``.
+    ``n_jobs``: the tables' and Figs. 1-2's grids run through joblib
+    (`milab_widgets.evaluation.grid`); None is serial unless a joblib backend is set.
     """
     settings = settings or Settings.for_mode(quick, seed)
     cache = ResultCache(cache_dir)
@@ -126,9 +130,9 @@ def run(datasets: Iterable[str] = TABLE_DATASETS, quick: bool = False, seed: int
             except DataFormatError as error:
                 skipped[name] = str(error)
                 continue
-            tables.append(table_runs(loaded[name], settings, cache, progress))
+            tables.append(table_runs(loaded[name], settings, cache, progress, n_jobs))
         grid, convergence = _figure_runs(settings, cache, progress, skipped,
-                                         loaded.get(settings.grid_dataset))
+                                         loaded.get(settings.grid_dataset), n_jobs)
     return Results(settings, concat_or_empty(tables), grid, convergence, skipped)
 
 
@@ -230,56 +234,61 @@ def fit_method(method: str, problem: ProblemCache, generator: str, y_partial, se
 
 
 def table_runs(data: TwoViewBags, settings: Settings, cache: ResultCache,
-               progress: bool = False) -> pd.DataFrame:
-    """Tables 1-2: one row per (generator, method, run) with the clustering accuracy."""
+               progress: bool = False, n_jobs: int | None = None) -> pd.DataFrame:
+    """Tables 1-2: one row per (generator, method, run) with the clustering accuracy.
+
+    The (generator x method x run) grid runs through joblib (`evaluation.grid.run_grid`); on
+    a parallel backend each worker builds the kernels its tasks need."""
     problem = ProblemCache(data, settings)
     jobs = [(g, m, r) for g in data.generators for m in METHODS for r in range(settings.runs)]
-    rows = []
-    for generator, method, r in tqdm(jobs, desc=data.name, disable=not progress):
-        run_seed = settings.seed + r
-        parts = {"table": data.name, "generator": generator, "method": method, "run": run_seed,
-                 **_model_parts(settings)}
+    tasks = [GridTask({"table": data.name, "generator": g, "method": m, "run": settings.seed + r,
+                       **_model_parts(settings)},
+                      partial(_table_record, problem, g, m, settings.seed + r, settings))
+             for g, m, r in jobs]
+    records = run_grid(tasks, cache, n_jobs, progress, desc=data.name)
+    return pd.DataFrame([{"dataset": data.name, "generator": g, "method": m, "run": r, **record}
+                         for (g, m, r), record in zip(jobs, records)])
 
-        def compute():
-            y_partial = partial_labels(data.labels, settings.labelled_fraction, run_seed)
-            model = fit_method(method, problem, generator, y_partial, settings, run_seed)
-            return {"accuracy": clustering_accuracy(data.labels, model.labels_),
-                    "n_iter": int(model.n_iter_)}
 
-        record = cache.get_or_compute(parts, compute)
-        rows.append({"dataset": data.name, "generator": generator, "method": method,
-                     "run": r, **record})
-    return pd.DataFrame(rows)
+def _table_record(problem: ProblemCache, generator, method, run_seed, settings) -> dict:
+    data = problem.data
+    y_partial = partial_labels(data.labels, settings.labelled_fraction, run_seed)
+    model = fit_method(method, problem, generator, y_partial, settings, run_seed)
+    return {"accuracy": clustering_accuracy(data.labels, model.labels_),
+            "n_iter": int(model.n_iter_)}
 
 
 def grid_runs(data: TwoViewBags, settings: Settings, cache: ResultCache,
-              progress: bool = False, problem: ProblemCache | None = None) -> pd.DataFrame:
-    """Figs. 1-2: accuracy of Ker1 and Ker2 for every (alpha, beta) of the grid.
+              progress: bool = False, problem: ProblemCache | None = None,
+              n_jobs: int | None = None) -> pd.DataFrame:
+    """Figs. 1-2: accuracy of Ker1 and Ker2 for every (alpha, beta) of the grid, a joblib
+    grid like `table_runs`.
 
     ``problem``: ``data``'s ProblemCache, to share its kernels with other runs."""
     problem = problem or ProblemCache(data, settings)
     jobs = [(g, k, a, b) for g in data.generators for k in KERNEL_NAMES
             for a in settings.grid for b in settings.grid]
-    rows = []
-    for generator, kernel, alpha, beta in tqdm(jobs, desc="grid", disable=not progress):
-        parts = {**_model_parts(settings), "grid": data.name, "generator": generator,
-                 "kernel": kernel, "alpha": alpha, "beta": beta, "runs": settings.grid_runs}
+    tasks = [GridTask({**_model_parts(settings), "grid": data.name, "generator": g, "kernel": k,
+                       "alpha": a, "beta": b, "runs": settings.grid_runs},
+                      partial(_grid_record, problem, g, k, a, b, settings))
+             for g, k, a, b in jobs]
+    records = run_grid(tasks, cache, n_jobs, progress, desc="grid")
+    return pd.DataFrame([
+        {"dataset": data.name, "generator": g, "kernel": k, "method": KERNEL_NAMES[k],
+         "alpha": a, "beta": b, "run": r, "accuracy": accuracy}
+        for (g, k, a, b), record in zip(jobs, records)
+        for r, accuracy in enumerate(record["accuracies"])
+    ])
 
-        def compute():
-            accuracies = []
-            for r in range(settings.grid_runs):
-                y_partial = partial_labels(data.labels, settings.labelled_fraction,
-                                           settings.seed + r)
-                model = fit_method(KERNEL_NAMES[kernel], problem, generator, y_partial,
-                                   settings, settings.seed + r, alpha=alpha, beta=beta)
-                accuracies.append(clustering_accuracy(data.labels, model.labels_))
-            return {"accuracies": accuracies}
 
-        for r, accuracy in enumerate(cache.get_or_compute(parts, compute)["accuracies"]):
-            rows.append({"dataset": data.name, "generator": generator, "kernel": kernel,
-                         "method": KERNEL_NAMES[kernel], "alpha": alpha, "beta": beta,
-                         "run": r, "accuracy": accuracy})
-    return pd.DataFrame(rows)
+def _grid_record(problem: ProblemCache, generator, kernel, alpha, beta, settings) -> dict:
+    data, accuracies = problem.data, []
+    for r in range(settings.grid_runs):
+        y_partial = partial_labels(data.labels, settings.labelled_fraction, settings.seed + r)
+        model = fit_method(KERNEL_NAMES[kernel], problem, generator, y_partial, settings,
+                           settings.seed + r, alpha=alpha, beta=beta)
+        accuracies.append(clustering_accuracy(data.labels, model.labels_))
+    return {"accuracies": accuracies}
 
 
 def convergence_runs(data: TwoViewBags, settings: Settings,
@@ -318,8 +327,8 @@ def grid_problem(settings: Settings, data: TwoViewBags | None = None) -> TwoView
     return data.subset([data.class_names.index(name) for name in settings.grid_classes])
 
 
-def _figure_runs(settings, cache, progress, skipped,
-                 data=None) -> tuple[pd.DataFrame, pd.DataFrame]:
+def _figure_runs(settings, cache, progress, skipped, data=None,
+                 n_jobs=None) -> tuple[pd.DataFrame, pd.DataFrame]:
     """Figs. 1-4 on the grid dataset's subset (``data``: the grid dataset, if loaded),
     whose kernels both figures share."""
     try:
@@ -328,7 +337,7 @@ def _figure_runs(settings, cache, progress, skipped,
         skipped[f"Figs. 1-4 ({settings.grid_dataset})"] = str(error)
         return pd.DataFrame(), pd.DataFrame()
     problem = ProblemCache(pair, settings)
-    return (grid_runs(pair, settings, cache, progress, problem),
+    return (grid_runs(pair, settings, cache, progress, problem, n_jobs),
             convergence_runs(pair, settings, problem))
 
 

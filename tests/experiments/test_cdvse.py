@@ -81,8 +81,8 @@ def test_cache_key_ignores_the_number_of_repetitions(monkeypatch, tmp_path):
 
     monkeypatch.setattr(cdvse, "repetition_record", record)
     cache = cdvse.ResultCache(tmp_path)
-    cdvse.dataset_runs("toy", None, cdvse.Settings.for_mode(True, repetitions=2), cache)
-    runs = cdvse.dataset_runs("toy", None, cdvse.Settings.for_mode(True, repetitions=3), cache)
+    cdvse.uci_runs({"toy": None}, cdvse.Settings.for_mode(True, repetitions=2), cache)
+    runs = cdvse.uci_runs({"toy": None}, cdvse.Settings.for_mode(True, repetitions=3), cache)
     assert (cache.hits, cache.misses) == (2, 3) and list(runs.repetition) == [0, 1, 2]
-    cdvse.dataset_runs("toy", None, cdvse.Settings.for_mode(True, seed=1, repetitions=1), cache)
+    cdvse.uci_runs({"toy": None}, cdvse.Settings.for_mode(True, seed=1, repetitions=1), cache)
     assert cache.misses == 4  # the seed still is part of the key

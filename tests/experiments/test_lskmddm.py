@@ -18,7 +18,7 @@ def small_settings():
 
 def test_table2_solvers_agree_on_scene(require_dataset, small_settings, tmp_path):
     scene = require_dataset("scene")
-    table = lskmddm.table2_runs(scene, small_settings, ResultCache(tmp_path))
+    table = lskmddm.table2_runs([scene], small_settings, ResultCache(tmp_path))
     assert set(table.method) == {"kMDDM (eig)", "LSkMDDM (block LSQR)", "LSkMDDM (block CG)"}
     cg = table[table.method == "LSkMDDM (block CG)"].iloc[0]
     eig = table[table.method == "kMDDM (eig)"].iloc[0]
@@ -26,13 +26,13 @@ def test_table2_solvers_agree_on_scene(require_dataset, small_settings, tmp_path
     assert cg.angle_to_eig < 1e-3  # table2_runs runs block CG at tol = 1e-3 rad
     for metric in ("macroAUC", "macroF1", "microF1"):
         assert abs(cg[metric] - eig[metric]) < 0.02
-    again = lskmddm.table2_runs(scene, small_settings, ResultCache(tmp_path))  # from the cache
+    again = lskmddm.table2_runs([scene], small_settings, ResultCache(tmp_path))  # from the cache
     pd.testing.assert_frame_equal(table, again)
 
 
 def test_method_runs_cover_every_method_and_dimension(require_dataset, small_settings):
     arts = require_dataset("arts")
-    result = lskmddm.method_runs(arts, small_settings, ResultCache(None))
+    result = lskmddm.method_runs([arts], small_settings, ResultCache(None))
     runs, dims = result["runs"], result["dimensions"]
     assert list(runs.method) == list(lskmddm.METHODS)
     assert runs[list(lskmddm.SEED_METRICS)].notna().all().all()

@@ -1,0 +1,100 @@
+"""Experiment grids on Dask, resumed after a SIGKILL, and repeatable from their seed.
+
+The grid is CDVSE's UCI protocol on Thyroid (dataset x repetition, one cached record per
+repetition): its records take about a second each in full mode, long enough to kill a run
+between two of them.
+"""
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+
+import joblib
+import pandas as pd
+import pytest
+
+from milab_widgets.evaluation.cache import ResultCache
+from milab_widgets.evaluation.grid import GridTask, run_grid
+from milab_widgets.experiments import cdvse
+
+pytestmark = pytest.mark.slow
+
+GRID = dict(quick=True, repetitions=3, synthetic=False)
+
+
+def _square(value: int) -> dict:
+    return {"value": value * value}
+
+
+def test_run_grid_keeps_task_order_and_reads_cached_records(tmp_path):
+    tasks = [GridTask({"value": v}, lambda v=v: _square(v)) for v in range(5)]
+    cache = ResultCache(tmp_path)
+    run_grid(tasks[:2], cache)
+    with joblib.parallel_backend("threading", n_jobs=2):
+        assert run_grid(tasks, cache) == [{"value": v * v} for v in range(5)]
+    assert (cache.hits, cache.misses) == (2, 5)
+
+
+def test_grid_on_a_dask_local_cluster_gives_the_serial_table(require_dataset):
+    require_dataset("thyroid")
+    distributed = pytest.importorskip("dask.distributed")
+    serial = cdvse.run(["thyroid"], **GRID).runs
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
+                                  dashboard_address=None) as cluster, \
+            distributed.Client(cluster) as client, joblib.parallel_backend("dask"):
+        on_dask = cdvse.run(["thyroid"], **GRID).runs
+        assert sum(client.run(lambda: 1).values()) == 2  # two worker processes were used
+    pd.testing.assert_frame_equal(on_dask, serial)
+
+
+def test_the_same_seed_gives_the_same_table_and_another_seed_another(require_dataset):
+    require_dataset("thyroid")
+    first = cdvse.run(["thyroid"], seed=3, **GRID).runs
+    pd.testing.assert_frame_equal(cdvse.run(["thyroid"], seed=3, **GRID).runs, first)
+    assert not cdvse.run(["thyroid"], seed=4, **GRID).runs.equals(first)
+
+
+RUN_SCRIPT = """
+import sys
+from milab_widgets.experiments import cdvse
+cache, out = sys.argv[1], sys.argv[2]
+runs = cdvse.run(["thyroid"], quick=False, repetitions=6, synthetic=False, cache_dir=cache).runs
+runs.to_csv(out, index=False)
+"""
+
+
+def _start_run(cache_dir, out):
+    return subprocess.Popen([sys.executable, "-c", RUN_SCRIPT, str(cache_dir), str(out)],
+                            env=os.environ.copy())
+
+
+def _records(cache_dir) -> list:
+    return sorted(cache_dir.glob("*.json")) if cache_dir.exists() else []
+
+
+def test_a_run_killed_mid_grid_resumes_from_its_cache_to_the_same_table(require_dataset,
+                                                                          tmp_path):
+    require_dataset("thyroid")
+    cache_dir, out = tmp_path / "cache", tmp_path / "runs.csv"
+    killed = _start_run(cache_dir, out)
+    deadline = time.monotonic() + 300
+    while len(_records(cache_dir)) < 2 and killed.poll() is None and time.monotonic() < deadline:
+        time.sleep(0.05)
+    killed.send_signal(signal.SIGKILL)
+    assert killed.wait(timeout=60) == -signal.SIGKILL
+    done_before_kill = len(_records(cache_dir))
+    assert 2 <= done_before_kill < 6 and not out.exists(), "the kill must land mid-grid"
+    before = {path: path.stat().st_mtime_ns for path in _records(cache_dir)}
+    assert all(json.loads(path.read_text())["record"] for path in before)  # no torn record
+
+    resumed = _start_run(cache_dir, out)
+    assert resumed.wait(timeout=600) == 0
+    uninterrupted = cdvse.run(["thyroid"], quick=False, repetitions=6, synthetic=False).runs
+    pd.testing.assert_frame_equal(pd.read_csv(out), uninterrupted.reset_index(drop=True),
+                                  check_dtype=False)
+    assert len(_records(cache_dir)) == 6
+    assert all(path.stat().st_mtime_ns == mtime for path, mtime in before.items()), \
+        "the resumed run recomputed records it had"
