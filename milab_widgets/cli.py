@@ -1,12 +1,12 @@
 """The ``milab`` command.
 
-Subcommands are functions registered with :func:`subcommand`; adding one (e.g.
-``reproduce``) is one decorated function::
+Subcommands are functions registered with :func:`subcommand`; adding one is one decorated
+function::
 
-    @subcommand("reproduce", "Re-run a paper's experiments.",
-                argument("paper", help="paper name"),
-                argument("--quick", action="store_true"))
-    def _reproduce(args: argparse.Namespace) -> int:
+    @subcommand("greet", "Greet someone.",
+                argument("name", help="who to greet"),
+                argument("--loud", action="store_true"))
+    def _greet(args: argparse.Namespace) -> int:
         ...
         return 0
 
@@ -26,6 +26,7 @@ from milab_widgets.data.fetch import fetch
 from milab_widgets.data.home import describe_data_home, locate
 from milab_widgets.data.registry import dataset_names, get_spec
 from milab_widgets.exceptions import DatasetUnavailableError, MilabError
+from milab_widgets.reproduce import PAPERS
 
 
 @dataclass(frozen=True)
@@ -131,27 +132,82 @@ def _fetch_one(name: str, force: bool, url: str | None) -> bool:
     return True
 
 
-if __name__ == "__main__":
-    sys.exit(main())
-
-
 # -- reproduce -------------------------------------------------------------------------------
+def _positive_int(text: str) -> int:
+    if not text.isdigit() or int(text) < 1:
+        raise argparse.ArgumentTypeError(f"expected a whole number >= 1, got {text!r}")
+    return int(text)
+
+
 @subcommand(
     "reproduce",
-    "Regenerate the papers' experiments (tables + charts) by running their notebooks.",
-    argument("papers", nargs="*", metavar="PAPER", help="papers to run (default: all)"),
-    argument("--quick", action="store_true", help="the quick protocol (minutes, for a first look)"),
-    argument("--seed", type=int, default=0, help="seed of the cross-validation folds"),
-    argument("--output", default="milab-output", help="folder for tables, charts, notebooks"),
+    "Regenerate the papers' experiments (tables, charts, executed notebooks) and write one "
+    "report, DIR/REPORT.md and DIR/REPORT.html.",
+    argument("papers", nargs="*", metavar="PAPER",
+             help=f"papers to run: {', '.join(PAPERS)} (any case)"),
+    argument("--all", action="store_true", help="run every paper"),
+    argument("--full", action="store_true",
+             help="the paper's protocol (default: the quick protocol, minutes per paper)"),
+    argument("--jobs", type=_positive_int, metavar="N",
+             help="papers run at once (default: the cores available, at most one per paper)"),
+    argument("--seed", type=int, default=0, help="seed of the random splits (default 0)"),
+    argument("--output", default="milab-output", metavar="DIR",
+             help="folder for tables, charts, notebooks and the report (default milab-output)"),
 )
 def _reproduce(args: argparse.Namespace) -> int:
-    from milab_widgets.reproduce import reproduce, summary_text
+    from milab_widgets.reproduce import default_jobs, paper_names, reproduce
 
+    if bool(args.papers) == args.all:
+        print("milab reproduce: give PAPER names or --all (not both).", file=sys.stderr)
+        return 2
     try:
-        runs = reproduce(args.papers, quick=args.quick, seed=args.seed, output=args.output)
+        papers = paper_names(PAPERS if args.all else args.papers)
+        jobs = args.jobs or default_jobs(len(papers))
+        print(f"Running {', '.join(papers)} ({'full' if args.full else 'quick'} protocol, "
+              f"{jobs} at a time) into {args.output}/", flush=True)
+        runs = reproduce(papers, quick=not args.full, seed=args.seed, output=args.output,
+                         jobs=jobs, on_done=_print_run)
     except MilabError as error:
         print(f"milab reproduce: {error}", file=sys.stderr)
+        return 2
+    failed = [run for run in runs if not run.ok]
+    _print_report(args.output, {run.paper: run.error for run in failed})
+    if failed:
+        print(f"Failed: {', '.join(run.paper for run in failed)}", file=sys.stderr)
+    return 1 if failed else 0
+
+
+def _print_run(run) -> None:
+    if run.ok:
+        print(f"{run.paper}: done in {run.seconds:.0f} s -> {run.notebook.parent}", flush=True)
+    else:
+        print(f"{run.paper}: FAILED after {run.seconds:.0f} s: {run.error}\n"
+              f"  the executed notebook with the traceback: {run.notebook}",
+              file=sys.stderr, flush=True)
+
+
+def _print_report(output: str, errors) -> None:
+    from milab_widgets.report import build_report
+
+    markdown, page = build_report(output, errors)
+    print(f"Report: {markdown} and {page}")
+
+
+# -- report ----------------------------------------------------------------------------------
+@subcommand(
+    "report",
+    "(Re)build DIR/REPORT.md and DIR/REPORT.html from the paper folders in DIR, without "
+    "running anything.",
+    argument("output", metavar="DIR", help="an output folder of `milab reproduce`"),
+)
+def _report(args: argparse.Namespace) -> int:
+    try:
+        _print_report(args.output, {})
+    except MilabError as error:
+        print(f"milab report: {error}", file=sys.stderr)
         return 1
-    for run in runs:
-        print(summary_text(run))
     return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

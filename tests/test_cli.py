@@ -72,4 +72,5 @@ def test_a_new_subcommand_is_one_decorated_function(monkeypatch, capsys):
 
     assert cli.main(["echo", "hello"]) == 3
     assert capsys.readouterr().out == "HELLO\n"
-    assert cli.SUBCOMMANDS["echo"].run is _echo and {"datasets", "fetch"} <= set(cli.SUBCOMMANDS)
+    assert cli.SUBCOMMANDS["echo"].run is _echo
+    assert {"datasets", "fetch", "reproduce", "report"} <= set(cli.SUBCOMMANDS)

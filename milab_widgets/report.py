@@ -1,0 +1,379 @@
+"""The combined reproduction report: ``<output>/REPORT.md`` and ``<output>/REPORT.html``.
+
+For every paper run into an output folder (``<output>/<paper>/``, as ``milab reproduce``
+writes it) the report gives the run (mode, seed, time, the command that reproduces it), the
+verdict, a per-claim table, the headline tables beside the paper's numbers, the main chart
+and the skipped datasets with how to get them; a summary table comes first.
+
+Everything is read from what the notebooks wrote, nothing is recomputed, so
+``milab report DIR`` rebuilds the report of past runs:
+
+* the executed notebook's papermill metadata: time, and whether (and where) it failed;
+* ``settings.json`` (mode and seed), ``verdict.md``, ``skipped.txt``;
+* ``claims.csv``: one row per claim and case; the columns left of ``holds`` (except
+  ``claim``) name the case, the columns right of it are the evidence;
+* the tables and chart each paper declares in :data:`HEADLINES`.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from pathlib import Path
+
+import pandas as pd
+
+from milab_widgets.exceptions import InputError
+from milab_widgets.markup import (
+    Details,
+    Heading,
+    Image,
+    Table,
+    Text,
+    to_html,
+    to_markdown,
+)
+from milab_widgets.reproduce import PAPERS
+
+TITLE = "milab-widgets: reproduction report"
+
+
+@dataclass(frozen=True)
+class Headline:
+    """A table a paper's notebook writes as ``<stem>.csv``, and what it shows."""
+
+    stem: str
+    caption: str
+    collapsed: bool = False
+
+
+@dataclass(frozen=True)
+class PaperSpec:
+    """What the report shows of one paper: its headline tables, its main chart (the first
+    of ``charts`` written, as ``<stem>.png``) and what a reader must know to compare."""
+
+    tables: tuple[Headline, ...]
+    charts: tuple[str, ...]
+    note: str = ""
+
+
+HEADLINES: dict[str, PaperSpec] = {
+    "intH": PaperSpec(
+        (Headline("paper_comparison", "Citation-KNN + minH beside the published accuracy "
+                  "(Wang & Zucker 2000), under three protocols"),
+         Headline("table3", "Table 3: accuracy (%, mean ± std over the outer folds)"),
+         Headline("table4_milweb", "Table 4 (deviation): MILWEB user 1, cross-validated")),
+        ("table3", "claims"),
+        "The seed's Tables 3-4 values are not in its extracted text: the published "
+        "Citation-KNN + minH accuracy is the number set beside ours, and the seed's claims "
+        "(rankings between the distances) are checked above."),
+    "CDVSE": PaperSpec(
+        (Headline("table4_test", "Table 4: test g-mean (%), ours beside the paper's"),
+         Headline("synthetic", "Figs. 2-3: the artificial sets (g-mean), ours and the paper's"),
+         Headline("table3_train", "Table 3: training g-mean (%), ours beside the paper's",
+                  collapsed=True),
+         Headline("table2_parameters", "Table 2: selected parameters and ensemble size, ours "
+                  "and the paper's", collapsed=True)),
+        ("table4_test", "fig2_sine_noise")),
+    "MFSEF": PaperSpec(
+        (Headline("paper_comparison", "Rank of MFSEF per dataset and metric: the paper's and "
+                  "ours (Tables 2-5, 10 % of the features)"),
+         Headline("summary", "Average ranks over the datasets, Friedman test and Nemenyi CD",
+                  collapsed=True),
+         Headline("table2_AP", "Table 2: average precision (rank)", collapsed=True),
+         Headline("table3_HL", "Table 3: Hamming loss (rank)", collapsed=True),
+         Headline("table4_RL", "Table 4: ranking loss (rank)", collapsed=True),
+         Headline("table5_OE", "Table 5: one-error (rank)", collapsed=True)),
+        ("fig5_cd_diagrams", "ranks_by_size")),
+    "LSkMDDM": PaperSpec(
+        (Headline("fig4_speed", "Fig. 4: time and speed-up over kMDDM (eig) at the largest "
+                  "training size, and the angle to the exact solution"),
+         Headline("table7_rcv1", "Table 7: RCV1"),
+         Headline("table3_4_auc_f1", "Tables 3-4: AUC, macro-F1, micro-F1 on the Yahoo sets",
+                  collapsed=True),
+         Headline("table5_6_ranking", "Tables 5-6: ranking metrics on the Yahoo sets",
+                  collapsed=True)),
+        ("fig4_time", "tables3_4", "table2"),
+        "The seed's tables were lost in extraction: there are no published numbers to set "
+        "ours beside, only the claims its text makes."),
+    "TwoViewMIC": PaperSpec(
+        (Headline("paper_comparison", "Best method and its margin (points): the seed's quoted "
+                  "ones beside ours (digits-a)"),
+         Headline("table1_digits-a", "Table 1: ACC (%) on digits-a"),
+         Headline("table2_digits-b", "Table 2: ACC (%) on digits-b")),
+        ("table1_digits-a", "fig1_ker1_grid")),
+}
+
+
+@dataclass(frozen=True)
+class PaperResult:
+    """One paper's run as its output folder records it."""
+
+    paper: str
+    folder: Path
+    title: str
+    quick: bool | None
+    seed: int | None
+    seconds: float | None
+    notebook: Path | None
+    error: str | None
+
+    @property
+    def ok(self) -> bool:
+        return self.error is None
+
+
+# -- reading an output folder ----------------------------------------------------------------
+def read_result(output: Path, paper: str, error: str | None = None) -> PaperResult:
+    """What ``<output>/<paper>/`` holds; ``error`` is the runner's when the run failed."""
+    folder = output / paper
+    notebook = folder / PAPERS[paper]
+    run = read_notebook(notebook) if notebook.is_file() else {}
+    settings = read_settings(folder)
+    error = error or run.get("error")
+    if error is None and not (folder / "verdict.md").is_file():
+        error = "no verdict.md: the notebook did not finish"
+    return PaperResult(paper, folder, run.get("title", paper), settings.get("quick"),
+                       settings.get("seed"), run.get("seconds"),
+                       notebook if notebook.is_file() else None, error)
+
+
+def read_notebook(path: Path) -> dict:
+    """From an executed notebook: its title (first heading), the papermill duration and the
+    first error output as ``"ename: evalue (In [n])"``."""
+    notebook = json.loads(path.read_text())
+    found = {"seconds": notebook["metadata"].get("papermill", {}).get("duration")}
+    for cell in notebook["cells"]:
+        source = "".join(cell["source"])
+        if cell["cell_type"] == "markdown" and source.startswith("# ") and "title" not in found:
+            found["title"] = source.splitlines()[0][2:].strip()
+        for output in cell.get("outputs", []):
+            if output.get("output_type") == "error" and "error" not in found:
+                found["error"] = (f"{output['ename']}: {output['evalue']} "
+                                  f"(In [{cell.get('execution_count')}])")
+    return found
+
+
+def read_settings(folder: Path) -> dict:
+    path = folder / "settings.json"
+    return json.loads(path.read_text()) if path.is_file() else {}
+
+
+def read_skipped(folder: Path) -> dict[str, str]:
+    """``skipped.txt`` as name -> reason (and how to get the data)."""
+    path = folder / "skipped.txt"
+    lines = path.read_text().splitlines() if path.is_file() else []
+    return dict(re.match(r"skipped ([^:]+): (.*)", line).groups() for line in lines
+                if line.startswith("skipped "))
+
+
+def read_claims(folder: Path) -> pd.DataFrame:
+    path = folder / "claims.csv"
+    return pd.read_csv(path) if path.is_file() else pd.DataFrame(columns=["claim", "holds"])
+
+
+# -- claims ----------------------------------------------------------------------------------
+def claim_verdicts(claims: pd.DataFrame) -> pd.DataFrame:
+    """One row per claim: in how many cases it holds, whether our runs support it (yes: in
+    every case, no: in none, partly: otherwise) and the cases where it holds."""
+    case_columns = list(claims.columns[:claims.columns.get_loc("holds")].drop("claim"))
+    cases = claims[case_columns].astype(str).agg(" / ".join, axis=1)
+    rows = []
+    for claim, group in claims.groupby("claim", sort=False):
+        held, total = int(group.holds.sum()), len(group)
+        supported = "yes" if held == total else "no" if held == 0 else "partly"
+        where = "all" if held == total else ", ".join(cases[group.index[group.holds]]) or "none"
+        rows.append({"claim": claim, "supported": supported, "holds in": f"{held} of {total}",
+                     "cases where it holds": where})
+    return pd.DataFrame(rows, columns=["claim", "supported", "holds in", "cases where it holds"])
+
+
+def claim_counts(claims: pd.DataFrame) -> str:
+    """``"yes · partly · no"`` counts of :func:`claim_verdicts`."""
+    verdicts = claim_verdicts(claims).supported.value_counts()
+    return " · ".join(str(verdicts.get(word, 0)) for word in ("yes", "partly", "no"))
+
+
+# -- formatting ------------------------------------------------------------------------------
+def readable(frame: pd.DataFrame) -> pd.DataFrame:
+    """``frame`` for reading: numbers to 4 significant digits, booleans as yes/no, missing
+    values blank."""
+    def cell(value):
+        if isinstance(value, bool):
+            return "yes" if value else "no"
+        if isinstance(value, float):
+            return "" if pd.isna(value) else f"{value:.4g}"
+        return "" if value is None else value
+
+    return frame.astype(object).map(cell)
+
+
+def duration(seconds: float | None) -> str:
+    """``"1 h 02 min"``, ``"3 min 05 s"`` or ``"42 s"``; ``"?"`` when unknown."""
+    if seconds is None:
+        return "?"
+    minutes, secs = divmod(round(seconds), 60)
+    hours, minutes = divmod(minutes, 60)
+    if hours:
+        return f"{hours} h {minutes:02d} min"
+    return f"{minutes} min {secs:02d} s" if minutes else f"{secs} s"
+
+
+def mode(quick: bool | None) -> str:
+    return {True: "quick", False: "full"}.get(quick, "?")
+
+
+def reproduce_commands(results: list[PaperResult], output_label: str) -> list[str]:
+    """The ``milab reproduce`` commands that rerun ``results`` into ``output_label``: one
+    per (mode, seed) that occurs, ``--all`` when it covers every paper."""
+    groups: dict[tuple, list[str]] = {}
+    for result in results:
+        groups.setdefault((result.quick, result.seed), []).append(result.paper)
+    commands = []
+    for (quick, seed), papers in groups.items():
+        names = "--all" if set(papers) == set(PAPERS) else " ".join(papers)
+        full = " --full" if quick is False else ""
+        seed_flag = f" --seed {seed}" if seed not in (0, None) else ""
+        commands.append(f"milab reproduce {names}{full}{seed_flag} --output {output_label}")
+    return commands
+
+
+# -- composing -------------------------------------------------------------------------------
+def report_blocks(results: list[PaperResult], output_label: str) -> list:
+    """The whole report: header, summary table, then one section per paper."""
+    absent = [paper for paper in PAPERS if paper not in {r.paper for r in results}]
+    commands = "\n".join(f"- `{command}`" for command in reproduce_commands(results, output_label))
+    blocks = [
+        Heading(1, TITLE),
+        Text(f"Produced by:\n\n{commands}\n\nReport built "
+             f"{datetime.now(UTC):%Y-%m-%d %H:%M} UTC from `{output_label}/` "
+             f"(rebuild it with `milab report {output_label}`). Each paper's section gives "
+             "its seed claims as our runs test them, its regenerated tables beside the "
+             "paper's numbers, its main chart and the datasets it had to skip. Times are "
+             "the notebooks' last executions, which reuse the results cached in "
+             "`<paper>/cache/` by earlier runs."),
+        Table(summary_table(results), "Claims: how many of the seed's claims our runs "
+              "support fully · partly · not at all; cases: claim × dataset checks that hold."),
+    ]
+    if absent:
+        blocks.append(Text(f"Not in this folder: {', '.join(absent)} (run "
+                           f"`milab reproduce {' '.join(absent)} --output {output_label}`)."))
+    for result in results:
+        blocks += paper_blocks(result, output_label)
+    return blocks
+
+
+def summary_table(results: list[PaperResult]) -> pd.DataFrame:
+    rows = []
+    for result in results:
+        claims = read_claims(result.folder) if result.ok else None
+        rows.append({
+            "paper": f"[{result.paper}](#{result.paper})",
+            "status": "ok" if result.ok else "failed",
+            "mode": mode(result.quick), "seed": "" if result.seed is None else result.seed,
+            "claims (yes · partly · no)": "" if claims is None else claim_counts(claims),
+            "cases holding": "" if claims is None else
+            f"{int(claims.holds.sum())} of {len(claims)}",
+            "time": duration(result.seconds),
+            "skipped": ", ".join(read_skipped(result.folder)) or "none",
+        })
+    return pd.DataFrame(rows)
+
+
+def paper_blocks(result: PaperResult, output_label: str) -> list:
+    """One paper's section (only the failure and where to read it when the run failed)."""
+    title = result.title if result.title.startswith(result.paper) else \
+        f"{result.paper}: {result.title}"
+    blocks = [Heading(2, title, anchor=result.paper)]
+    if not result.ok:
+        where = (f"the executed notebook with the traceback: {notebook_link(result.paper)}"
+                 if result.notebook else "no executed notebook was written")
+        return blocks + [Text(f"**Failed**: `{result.error}`; {where}.")]
+    spec = HEADLINES[result.paper]
+    blocks += [Text(run_line(result, output_label)), Heading(3, "Verdict"),
+               Text((result.folder / "verdict.md").read_text().strip())]
+    if spec.note:
+        blocks.append(Text(f"*{spec.note}*"))
+    blocks += claim_blocks(read_claims(result.folder))
+    blocks += [Heading(3, "Regenerated tables")] + headline_blocks(result.folder, spec)
+    blocks += chart_blocks(result, spec) + skipped_blocks(result.folder)
+    return blocks + settings_blocks(result.folder)
+
+
+def notebook_link(paper: str) -> str:
+    return f"[{paper}/{PAPERS[paper]}]({paper}/{PAPERS[paper]})"
+
+
+def run_line(result: PaperResult, output_label: str) -> str:
+    """Protocol, seed, time, the command that reruns it and the executed notebook."""
+    command = reproduce_commands([result], output_label)[0].replace(" --all", f" {result.paper}")
+    protocol = ("**quick** protocol (a first look, not the paper's: `--full` runs that)"
+                if result.quick else f"**{mode(result.quick)}** protocol")
+    return (f"{protocol}, seed {result.seed}, {duration(result.seconds)}; `{command}`; "
+            f"executed notebook: {notebook_link(result.paper)}.")
+
+
+def claim_blocks(claims: pd.DataFrame) -> list:
+    blocks = [Heading(3, "The seed's claims on our runs")]
+    if claims.empty:
+        return blocks + [Text("No claim could be checked: the datasets it needs were skipped.")]
+    return blocks + [Table(claim_verdicts(claims)),
+                     Details(f"Every case ({len(claims)}), with our measured values",
+                             (Table(readable(claims)),))]
+
+
+def headline_blocks(folder: Path, spec: PaperSpec) -> list:
+    blocks = []
+    for headline in spec.tables:
+        path = folder / f"{headline.stem}.csv"
+        table = readable(pd.read_csv(path)) if path.is_file() else None
+        if table is None or table.empty:
+            blocks.append(Text(f"*{headline.caption}*: not regenerated (its datasets were "
+                               "skipped)."))
+        elif headline.collapsed:
+            blocks.append(Details(headline.caption, (Table(table),)))
+        else:
+            blocks.append(Table(table, headline.caption))
+    return blocks
+
+
+def chart_blocks(result: PaperResult, spec: PaperSpec) -> list:
+    written = [stem for stem in spec.charts if (result.folder / f"{stem}.png").is_file()]
+    if not written:
+        return []
+    return [Heading(3, "Main chart"), Image(f"{result.paper}/{written[0]}.png",
+                                            f"{result.paper}: {written[0]}")]
+
+
+def skipped_blocks(folder: Path) -> list:
+    skipped = read_skipped(folder)
+    lines = "\n".join(f"- **{name}**: {reason}" for name, reason in skipped.items())
+    return [Heading(3, "Skipped datasets"), Text(lines or "None: every dataset was available.")]
+
+
+def settings_blocks(folder: Path) -> list:
+    settings = {k: v for k, v in read_settings(folder).items() if k != "skipped"}
+    frame = pd.DataFrame({"setting": list(settings),
+                          "value": [json.dumps(value) for value in settings.values()]})
+    return [Details("Settings of this run", (Table(frame),))]
+
+
+# -- writing ---------------------------------------------------------------------------------
+def build_report(output, errors: Mapping[str, str] | None = None) -> tuple[Path, Path]:
+    """Write ``REPORT.md`` and ``REPORT.html`` into ``output`` for every paper folder there
+    (and every paper in ``errors``: paper -> why its run failed); returns both paths."""
+    errors = dict(errors or {})
+    folder = Path(output)
+    papers = [p for p in PAPERS if (folder / p).is_dir() or p in errors]
+    if not papers:
+        raise InputError(f"no paper output folder ({', '.join(PAPERS)}) in {folder}; "
+                                f"run `milab reproduce --all --output {output}` first.")
+    results = [read_result(folder, paper, errors.get(paper)) for paper in papers]
+    blocks = report_blocks(results, str(output))
+    markdown, page = folder / "REPORT.md", folder / "REPORT.html"
+    markdown.write_text(to_markdown(blocks))
+    page.write_text(to_html(blocks, TITLE))
+    return markdown, page

@@ -1,0 +1,284 @@
+"""`milab reproduce` and `milab report`: the combined report built from hand-made output
+folders, the parallel runner with a fake papermill, and one real quick run of intH on a
+fresh install."""
+
+import json
+import os
+import threading
+import time
+from pathlib import Path
+
+import pandas as pd
+import papermill
+import pytest
+from papermill.exceptions import PapermillExecutionError
+
+from milab_widgets import cli, reproduce
+from milab_widgets.markup import inline_html, markdown_table
+from milab_widgets.report import (
+    PaperResult,
+    build_report,
+    claim_verdicts,
+    reproduce_commands,
+)
+from milab_widgets.reproduce import PAPERS
+
+
+# -- hand-made output folders ----------------------------------------------------------------
+def write_notebook(path, *, quick=True, seed=0, seconds=12.0, error=None):
+    """An executed notebook as papermill leaves it: a title, papermill metadata and, when
+    ``error`` = (ename, evalue, execution count), the failed cell's error output."""
+    outputs = [] if error is None else [
+        {"output_type": "error", "ename": error[0], "evalue": error[1], "traceback": []}]
+    cells = [{"cell_type": "markdown", "metadata": {}, "source": [f"# The {path.stem} paper\n"]},
+             {"cell_type": "code", "metadata": {}, "source": ["run()"], "outputs": outputs,
+              "execution_count": None if error is None else error[2]}]
+    metadata = {"papermill": {"duration": seconds, "exception": error is not None,
+                              "parameters": {"quick": quick, "seed": seed}}}
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps({"cells": cells, "metadata": metadata, "nbformat": 4,
+                                "nbformat_minor": 5}))
+
+
+def write_paper(output, paper, claims, tables=(), skipped=None, quick=True, seed=0, seconds=12.0):
+    """``<output>/<paper>/`` as a finished run writes it."""
+    folder = output / paper
+    write_notebook(folder / PAPERS[paper], quick=quick, seed=seed, seconds=seconds)
+    pd.DataFrame(claims).to_csv(folder / "claims.csv", index=False)
+    for stem, table in dict(tables).items():
+        pd.DataFrame(table).to_csv(folder / f"{stem}.csv", index=False)
+    (folder / "verdict.md").write_text(f"verdict of {paper}\n")
+    (folder / "settings.json").write_text(json.dumps({"quick": quick, "seed": seed, "k": 10}))
+    (folder / "skipped.txt").write_text("".join(f"skipped {name}: {why}\n"
+                                                for name, why in (skipped or {}).items()))
+    return folder
+
+
+INTH_CLAIMS = {"dataset": ["musk1", "musk1", "tiger", "tiger"],
+               "classifier": ["KNN", "KNN", "KNN", "KNN"],
+               "claim": ["intH >= minH, maxH", "intH >= aveH, adaH"] * 2,
+               "holds": [True, True, False, True], "intH": [0.87, 0.87, 0.775, 0.775]}
+CDVSE_CLAIMS = {"claim": ["CDVSE > SVDD"] * 2, "dataset": ["sine_noise", "square_noise"],
+                "holds": [False, False], "cdvse": [0.6525052, 0.4465], "rival": [0.66, 0.5]}
+CDVSE_TABLE4 = {"dataset": ["cancer"], "CDVSE (ours)": ["82.20 ± 3.88"],
+                "CDVSE (paper)": ["95.16 ± 1.41"]}
+
+
+@pytest.fixture
+def two_papers(tmp_path):
+    write_paper(tmp_path, "intH", INTH_CLAIMS,
+                {"paper_comparison": {"dataset": ["musk1"], "published_accuracy": [0.924],
+                                      "accuracy": [0.8800000000000001]}},
+                skipped={"fox": "Dataset 'fox' is not available. Fix: run `milab fetch fox`"})
+    write_paper(tmp_path, "CDVSE", CDVSE_CLAIMS, {"table4_test": CDVSE_TABLE4}, seconds=75)
+    return tmp_path
+
+
+def test_claim_verdicts_are_yes_partly_no_with_the_cases_that_hold():
+    claims = pd.DataFrame(INTH_CLAIMS)
+    claims.loc[4] = ["fox", "KNN", "never", False, 0.5]
+    verdicts = claim_verdicts(claims).set_index("claim")
+    assert verdicts.loc["intH >= minH, maxH"].tolist() == ["partly", "1 of 2", "musk1 / KNN"]
+    assert verdicts.loc["intH >= aveH, adaH"].tolist() == ["yes", "2 of 2", "all"]
+    assert verdicts.loc["never"].tolist() == ["no", "0 of 1", "none"]
+
+
+def test_report_shows_claims_paper_numbers_chart_and_skips_in_markdown_and_html(two_papers):
+    (two_papers / "intH" / "table3.png").write_bytes(b"png")
+    markdown, page = build_report(two_papers)
+    md, html = markdown.read_text(), page.read_text()
+    assert "| intH >= minH, maxH | partly | 1 of 2 | musk1 / KNN |" in md
+    assert "| intH >= aveH, adaH | yes | 2 of 2 | all |" in md
+    assert "| CDVSE > SVDD | no | 0 of 2 | none |" in md
+    assert "<td>intH &gt;= minH, maxH</td>\n      <td class=\"partly\">partly</td>" in html
+    assert '<td class="no">no</td>' in html and '<td class="yes">yes</td>' in html
+    for text in (md, html):
+        assert "95.16 ± 1.41" in text and "82.20 ± 3.88" in text  # paper's and ours
+        assert "0.924" in text and "0.88" in text and "0.8800000000000001" not in text
+        assert "0.6525" in text  # a measured value of the per-case claims table
+        assert "verdict of intH" in text and "verdict of CDVSE" in text
+        assert "milab fetch fox" in text
+        assert "1 min 15 s" in text and "12 s" in text
+    summary = [line for line in md.splitlines() if line.startswith("| [")]
+    assert summary == [
+        "| [intH](#intH) | ok | quick | 0 | 1 · 1 · 0 | 3 of 4 | 12 s | fox |",
+        "| [CDVSE](#CDVSE) | ok | quick | 0 | 0 · 0 · 1 | 0 of 2 | 1 min 15 s | none |"]
+    assert "[![intH: table3](intH/table3.png)](intH/table3.png)" in md
+    assert '<img src="intH/table3.png"' in html
+    assert "`milab reproduce intH CDVSE --output " in md
+    assert "Not in this folder: MFSEF, LSkMDDM, TwoViewMIC" in md
+
+
+def test_report_names_failed_and_missing_papers_and_where_the_traceback_is(two_papers):
+    mfsef = write_paper(two_papers, "MFSEF", CDVSE_CLAIMS, {"paper_comparison": CDVSE_TABLE4})
+    write_notebook(mfsef / "MFSEF.ipynb", error=("ZeroDivisionError", "division by zero", 4))
+    markdown, page = build_report(two_papers, {"LSkMDDM": "DeadKernelError: Kernel died"})
+    md, html = markdown.read_text(), page.read_text()
+    assert "| [MFSEF](#MFSEF) | failed | quick | 0 |" in md
+    assert "| [LSkMDDM](#LSkMDDM) | failed | ? |" in md
+    assert ("**Failed**: `ZeroDivisionError: division by zero (In [4])`; the executed notebook "
+            "with the traceback: [MFSEF/MFSEF.ipynb](MFSEF/MFSEF.ipynb).") in md
+    assert "`DeadKernelError: Kernel died`; no executed notebook was written." in md
+    assert md.count("95.16 ± 1.41") == 1  # the failed MFSEF's stale table is not shown
+    assert '<td class="failed">failed</td>' in html and "<code>ZeroDivisionError" in html
+    assert "Not in this folder: TwoViewMIC" in md
+
+
+def test_the_report_names_the_commands_that_reproduce_it(tmp_path):
+    def result(paper, quick, seed=0):
+        return PaperResult(paper, tmp_path, paper, quick, seed, 1.0, None, None)
+
+    assert reproduce_commands([result(p, False) for p in PAPERS], "reports") == [
+        "milab reproduce --all --full --output reports"]
+    assert reproduce_commands([result("intH", True, 3), result("MFSEF", False),
+                               result("CDVSE", True, 3)], "out") == [
+        "milab reproduce intH CDVSE --seed 3 --output out",
+        "milab reproduce MFSEF --full --output out"]
+
+
+def test_markup_escapes_html_and_pipes():
+    assert inline_html("a < b, **c**, `d`, *e* [f](g.png)") == (
+        'a &lt; b, <strong>c</strong>, <code>d</code>, <em>e</em> <a href="g.png">f</a>')
+    table = markdown_table(pd.DataFrame({"x|y": ["1|2"], "z": ["a\nb"]}))
+    assert table == "| x\\|y | z |\n| --- | --- |\n| 1\\|2 | a b |"
+
+
+def test_milab_report_rebuilds_without_running_and_fails_on_an_empty_folder(
+        two_papers, tmp_path_factory, monkeypatch, capsys):
+    monkeypatch.setattr(papermill, "execute_notebook", None)  # running anything would fail
+    assert cli.main(["report", str(two_papers)]) == 0
+    assert (two_papers / "REPORT.md").is_file() and (two_papers / "REPORT.html").is_file()
+    assert cli.main(["report", str(tmp_path_factory.mktemp("empty"))]) == 1
+    assert "no paper output folder (intH, CDVSE" in capsys.readouterr().err
+
+
+# -- the runner, with a fake papermill -------------------------------------------------------
+class FakePapermill:
+    """Stands in for papermill.execute_notebook: writes a finished paper folder, or fails
+    (like papermill: the executed notebook is written, then the error raised) for the papers
+    in ``failing``; records the calls and the peak number of concurrent ones."""
+
+    def __init__(self, failing=(), seconds=0.0):
+        self.failing, self.seconds = set(failing), seconds
+        self.calls, self.active, self.peak = [], 0, 0
+        self.lock = threading.Lock()
+
+    def __call__(self, source, executed, parameters, cwd, progress_bar, kernel_name):
+        with self.lock:
+            self.active += 1
+            self.peak = max(self.peak, self.active)
+            self.calls.append({"source": source, "executed": executed, **parameters,
+                               "threads": os.environ.get("NUMBA_NUM_THREADS")})
+        time.sleep(self.seconds)
+        folder = Path(parameters["output_dir"])
+        paper = folder.name
+        with self.lock:
+            self.active -= 1
+        if paper in self.failing:
+            write_notebook(folder / PAPERS[paper], error=("ValueError", f"{paper} broke", 3))
+            raise PapermillExecutionError(2, 3, "run()", "ValueError", f"{paper} broke", [])
+        write_paper(folder.parent, paper, INTH_CLAIMS, quick=parameters["quick"],
+                    seed=parameters["seed"])
+
+
+@pytest.fixture
+def fake_papermill(monkeypatch):
+    def install(**options):
+        fake = FakePapermill(**options)
+        monkeypatch.setattr(papermill, "execute_notebook", fake)
+        return fake
+
+    return install
+
+
+def test_a_failing_paper_is_reported_and_does_not_stop_the_others(
+        fake_papermill, tmp_path, capsys):
+    fake = fake_papermill(failing={"CDVSE"})
+    assert cli.main(["reproduce", "intH", "CDVSE", "MFSEF", "--jobs", "2",
+                     "--output", str(tmp_path)]) == 1
+    out, err = capsys.readouterr()
+    assert sorted(call["executed"] for call in fake.calls) == sorted(
+        str(tmp_path / p / PAPERS[p]) for p in ("intH", "CDVSE", "MFSEF"))
+    assert f"intH: done in 0 s -> {tmp_path / 'intH'}" in out
+    assert f"MFSEF: done in 0 s -> {tmp_path / 'MFSEF'}" in out
+    assert "CDVSE: FAILED after 0 s: ValueError: CDVSE broke (In [3])" in err
+    assert f"the executed notebook with the traceback: {tmp_path / 'CDVSE' / 'CDVSE.ipynb'}" in err
+    assert err.rstrip().endswith("Failed: CDVSE")
+    report = (tmp_path / "REPORT.md").read_text()
+    assert "| [CDVSE](#CDVSE) | failed |" in report and "| [MFSEF](#MFSEF) | ok |" in report
+    assert f"Report: {tmp_path / 'REPORT.md'} and {tmp_path / 'REPORT.html'}" in out
+
+
+@pytest.mark.parametrize("jobs", [1, 2])
+def test_papers_run_jobs_at_a_time_with_the_cores_shared_out(
+        jobs, fake_papermill, tmp_path, monkeypatch):
+    monkeypatch.setattr(reproduce, "available_cores", lambda: 4)
+    monkeypatch.delenv("NUMBA_NUM_THREADS", raising=False)
+    fake = fake_papermill(seconds=0.3)
+    runs = reproduce.reproduce(["intH", "CDVSE", "MFSEF"], output=tmp_path, jobs=jobs)
+    assert [run.paper for run in runs] == ["intH", "CDVSE", "MFSEF"] and all(r.ok for r in runs)
+    assert fake.peak == jobs
+    assert {call["threads"] for call in fake.calls} == {str(4 // jobs)}
+    assert "NUMBA_NUM_THREADS" not in os.environ  # restored afterwards
+
+
+def test_default_jobs_is_the_cores_capped_by_the_papers(monkeypatch):
+    monkeypatch.setattr(reproduce, "available_cores", lambda: 8)
+    assert reproduce.default_jobs(3) == 3
+    monkeypatch.setattr(reproduce, "available_cores", lambda: 2)
+    assert reproduce.default_jobs(5) == 2
+
+
+@pytest.mark.parametrize("argv, papers", [
+    (["lskmddm", "INTH"], ["intH", "LSkMDDM"]),
+    (["--all"], list(PAPERS)),
+])
+def test_paper_names_any_case_or_all_run_in_paper_order(argv, papers, fake_papermill, tmp_path):
+    fake = fake_papermill()
+    assert cli.main(["reproduce", *argv, "--jobs", "1", "--output", str(tmp_path)]) == 0
+    assert [Path(call["output_dir"]).name for call in fake.calls] == papers
+    assert {(call["quick"], call["seed"]) for call in fake.calls} == {(True, 0)}
+
+
+def test_full_and_seed_reach_the_notebooks(fake_papermill, tmp_path):
+    fake = fake_papermill()
+    assert cli.main(["reproduce", "intH", "--full", "--seed", "7", "--output", str(tmp_path)]) == 0
+    assert fake.calls[0]["quick"] is False and fake.calls[0]["seed"] == 7
+    assert "`milab reproduce intH --full --seed 7 --output" in (tmp_path / "REPORT.md").read_text()
+
+
+@pytest.mark.parametrize("argv, message", [
+    ([], "give PAPER names or --all (not both)"),
+    (["intH", "--all"], "give PAPER names or --all (not both)"),
+    (["intH", "tigre"], ("unknown paper(s) tigre; choose from intH, CDVSE, MFSEF, LSkMDDM, "
+                         "TwoViewMIC (any case), or --all.")),
+    (["intH", "--jobs", "0"], "argument --jobs: expected a whole number >= 1, got '0'"),
+])
+def test_reproduce_usage_errors_exit_2_and_run_nothing(argv, message, fake_papermill, capsys):
+    fake = fake_papermill()
+    assert cli.main(["reproduce", *argv]) == 2
+    assert message in capsys.readouterr().err and not fake.calls
+
+
+def test_a_quick_run_refuses_to_overwrite_a_full_one(fake_papermill, tmp_path, capsys):
+    write_notebook(tmp_path / "intH" / "intH.ipynb", quick=False)
+    fake = fake_papermill()
+    assert cli.main(["reproduce", "intH", "--output", str(tmp_path)]) == 2
+    assert "holds a full run that a quick run would overwrite; add --full" in \
+        capsys.readouterr().err and not fake.calls
+    assert cli.main(["reproduce", "intH", "--full", "--output", str(tmp_path)]) == 0
+
+
+# -- one real run ----------------------------------------------------------------------------
+@pytest.mark.slow
+def test_reproduce_inth_quick_on_a_fresh_install(empty_data_home, tmp_path, capsys):
+    output = tmp_path / "out"
+    assert cli.main(["reproduce", "intH", "--output", str(output)]) == 0
+    assert "intH: done in" in capsys.readouterr().out
+    report = (output / "REPORT.md").read_text()
+    assert "| [intH](#intH) | ok | quick | 0 |" in report and "| fox, tiger |" in report
+    assert "Fix: run `milab fetch fox`" in report and "**quick** protocol (a first look" in report
+    assert "| musk1 | 0.924 | Wang & Zucker 2000 |" in report  # paper number beside ours
+    assert "| intH >= minH, maxH |" in report
+    assert (output / "intH" / "table3.png").is_file() and "(intH/table3.png)" in report
+    assert "<td>intH &gt;= minH, maxH</td>" in (output / "REPORT.html").read_text()
