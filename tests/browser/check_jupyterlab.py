@@ -4,10 +4,15 @@ Usage::
 
     python -m tests.browser.check_jupyterlab NOTEBOOK [--out DIR]
 
+(from the project root; ``python -m tests.browser.lab_tour`` runs it on the lab's index
+notebook and then operates every panel, see :mod:`tests.browser.lab_tour`).
+
 Starts ``jupyter lab`` (127.0.0.1, free port, random token, no browser) in a temporary folder
 holding a copy of the notebook with its outputs cleared (so whatever renders was produced by
-this run), opens the notebook in Debian's headless Chromium through Playwright, runs all
-cells from the Run menu, waits for the kernel to go idle, and then checks the page:
+this run; the kernel imports ``milab_widgets`` from this checkout and sees the caller's
+environment, e.g. ``MILAB_DATA_HOME``), opens the notebook in Debian's headless Chromium
+(Playwright launches it with a fresh temporary profile), runs all cells from the Run menu,
+waits for the kernel to go idle, and then checks the page:
 
 * every code cell ran, and none raised (read from the notebook as JupyterLab saved it);
 * at least ``--min-charts`` Vega charts were drawn (an ``svg.marks`` / ``canvas.marks`` of
@@ -38,10 +43,10 @@ import tempfile
 import time
 import urllib.error
 import urllib.request
-from urllib.parse import quote
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
+from urllib.parse import quote
 
 import nbformat
 
@@ -50,7 +55,8 @@ CHROMIUM_ARGS = [
     "--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
     "--no-first-run", "--disable-quic", "--disable-component-update", "--disable-sync",
 ]
-DEFAULT_OUT = Path(__file__).resolve().parents[2] / "reports" / "browser"
+ROOT = Path(__file__).resolve().parents[2]
+DEFAULT_OUT = ROOT / "reports" / "browser"
 VIEWPORT = {"width": 1400, "height": 900}
 MAX_SCREENSHOT_HEIGHT = 12000
 BAD_OUTPUT_TEXT = ("Error displaying widget", "Loading widget", "Javascript Error")
@@ -131,7 +137,8 @@ def copy_cleared(notebook: Path, folder: Path) -> Path:
 
 
 def lab_environment(tmp: Path) -> dict[str, str]:
-    """Environment for a JupyterLab isolated from the user's config, settings, workspaces."""
+    """Environment for a JupyterLab isolated from the user's config, settings, workspaces,
+    whose kernels import ``milab_widgets`` from this checkout."""
     settings = tmp / "settings"
     for plugin, values in LAB_SETTINGS.items():
         path = settings / f"{plugin}.jupyterlab-settings"
@@ -143,6 +150,7 @@ def lab_environment(tmp: Path) -> dict[str, str]:
         JUPYTERLAB_SETTINGS_DIR=str(settings),
         JUPYTERLAB_WORKSPACES_DIR=str(tmp / "workspaces"),
         JUPYTER_RUNTIME_DIR=str(tmp / "runtime"),
+        PYTHONPATH=os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")])),
     )
 
 
@@ -249,6 +257,14 @@ def save_notebook(page, timeout_ms: float) -> None:
                            state="detached", timeout=timeout_ms)
 
 
+def grow_viewport(page, hidden_px: float) -> None:
+    """Make the viewport ``hidden_px`` taller (capped) and wait for JupyterLab's layout."""
+    total = min(VIEWPORT["height"] + max(round(hidden_px) + 40, 0), MAX_SCREENSHOT_HEIGHT)
+    page.set_viewport_size({"width": VIEWPORT["width"], "height": total})
+    # JupyterLab lays out on the next animation frame after a resize.
+    page.evaluate("() => new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)))")
+
+
 def screenshot_notebook(page, path: Path) -> None:
     """Grow the viewport until the whole notebook shows and take one PNG of the page."""
     hidden = page.evaluate(
@@ -258,10 +274,7 @@ def screenshot_notebook(page, path: Path) -> None:
         " return cells[cells.length - 1].getBoundingClientRect().bottom"
         " - s.getBoundingClientRect().bottom; }"
     )
-    total = min(VIEWPORT["height"] + max(round(hidden) + 40, 0), MAX_SCREENSHOT_HEIGHT)
-    page.set_viewport_size({"width": VIEWPORT["width"], "height": total})
-    # JupyterLab lays out on the next animation frame after a resize.
-    page.evaluate("() => new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)))")
+    grow_viewport(page, hidden)
     page.screenshot(path=str(path), full_page=True)
     page.set_viewport_size(VIEWPORT)
 
@@ -300,13 +313,15 @@ def state_problems(state: dict, expect: Expect) -> list[str]:
     return problems
 
 
-def drive_browser(url: str, expect: Expect, shot: Path, timeout_ms: float):
-    """Run the notebook at ``url`` in headless Chromium; screenshot it; save it.
+def drive_browser(url: str, expect: Expect, shot: Path, timeout_ms: float, tour=None):
+    """Run the notebook at ``url`` in headless Chromium; screenshot it; save it; then, if
+    given, call ``tour(page, folder_of_shot, timeout_ms)`` for more steps in the same page.
 
-    Returns ``(page_state, problems)`` where problems are JavaScript errors and any step
-    that failed in the browser.
+    Returns ``(page_state, problems)`` where problems are JavaScript errors, any step that
+    failed in the browser and the problems the tour returns.
     """
-    from playwright.sync_api import Error as PlaywrightError, sync_playwright
+    from playwright.sync_api import Error as PlaywrightError
+    from playwright.sync_api import sync_playwright
 
     problems: list[str] = []
 
@@ -326,6 +341,8 @@ def drive_browser(url: str, expect: Expect, shot: Path, timeout_ms: float):
             screenshot_notebook(page, shot)
             if not state["dialog"]:
                 save_notebook(page, 30_000)
+            if tour is not None and not state_problems(state, expect):
+                problems += tour(page, shot.parent, timeout_ms)
         except PlaywrightError as exc:
             problems.append(f"browser step failed: {exc.message.splitlines()[0]}")
             page.screenshot(path=str(shot), full_page=True)
@@ -335,8 +352,9 @@ def drive_browser(url: str, expect: Expect, shot: Path, timeout_ms: float):
 
 
 def check_notebook(notebook: Path, out: Path, expect: Expect = Expect(),
-                   timeout: float = 180) -> tuple[list[str], dict, Path]:
-    """Run ``notebook`` in JupyterLab in headless Chromium and check what rendered.
+                   timeout: float = 180, tour=None) -> tuple[list[str], dict, Path]:
+    """Run ``notebook`` in JupyterLab in headless Chromium and check what rendered (then
+    run ``tour``, see :func:`drive_browser`).
 
     Returns ``(problems, page_state, screenshot_path)``; ``problems`` is empty on success.
     Raises :class:`CheckError` when the check itself cannot run.
@@ -355,7 +373,7 @@ def check_notebook(notebook: Path, out: Path, expect: Expect = Expect(),
         copy = copy_cleared(notebook, tmp / "root")
         with jupyter_lab(copy.parent, lab_environment(tmp), tmp / "jupyter.log") as (base, token):
             url = f"{base}/lab/tree/{quote(copy.name)}?token={token}"
-            state, browser_problems = drive_browser(url, expect, shot, timeout * 1000)
+            state, browser_problems = drive_browser(url, expect, shot, timeout * 1000, tour)
         problems = executed_notebook_problems(copy)
     return problems + state_problems(state, expect) + browser_problems, state, shot
 
@@ -374,19 +392,19 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     return parser.parse_args(argv)
 
 
-def main(argv: list[str] | None = None) -> int:
-    """Run the check from the command line; return the process exit status."""
-    args = parse_args(argv)
-    expect = Expect(args.min_charts, args.min_widgets, args.min_widget_charts)
+def check_and_report(notebook: Path, out: Path, expect: Expect, timeout: float,
+                     tour=None) -> int:
+    """Run :func:`check_notebook`, print what rendered and what failed; return the exit
+    status (0 rendered, 1 failed, 2 could not run)."""
     start = time.monotonic()
     try:
-        problems, state, shot = check_notebook(args.notebook, args.out, expect, args.timeout)
+        problems, state, shot = check_notebook(notebook, out, expect, timeout, tour)
     except CheckError as exc:
         print(f"check_jupyterlab: cannot run: {exc}", file=sys.stderr)
         return 2
     found = {k: state.get(k)
              for k in ("codeCells", "executed", "charts", "widgetCharts", "widgets")}
-    print(f"check_jupyterlab: {args.notebook} in {time.monotonic() - start:.1f}s: {found}")
+    print(f"check_jupyterlab: {notebook} in {time.monotonic() - start:.1f}s: {found}")
     print(f"check_jupyterlab: screenshot {shot}")
     if problems:
         print("check_jupyterlab: FAILED\n" + "\n".join(f"  - {p}" for p in problems),
@@ -394,6 +412,13 @@ def main(argv: list[str] | None = None) -> int:
         return 1
     print("check_jupyterlab: OK: charts and widgets rendered")
     return 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Run the check from the command line; return the process exit status."""
+    args = parse_args(argv)
+    expect = Expect(args.min_charts, args.min_widgets, args.min_widget_charts)
+    return check_and_report(args.notebook, args.out, expect, args.timeout)
 
 
 if __name__ == "__main__":

@@ -1,6 +1,9 @@
 """Real-browser checks: JupyterLab in headless Chromium draws the lab's charts and widgets.
 
-Runs ``tests/browser/check_jupyterlab.py`` exactly as a developer would from the shell.
+Runs ``python -m tests.browser.check_jupyterlab`` and ``python -m tests.browser.lab_tour``
+exactly as a developer would from the project root (the lab tour's kernel sees this
+process's ``MILAB_DATA_HOME``; its panels without data are let through unless
+``MILAB_REQUIRE_DATA=1``).
 Skipped when Debian's chromium or the playwright package is missing (failed instead under
 ``MILAB_REQUIRE_BROWSER=1``, for CI); failed when they are present and the notebook does not
 render.
@@ -15,10 +18,13 @@ from pathlib import Path
 import nbformat
 import pytest
 
+from tests.browser.lab_tour import STEPS, missing_data, panel_problems
+
 HERE = Path(__file__).resolve().parent
-CHECK = HERE / "check_jupyterlab.py"
+ROOT = HERE.parents[1]
 PROBE = HERE / "fixtures" / "render_probe.ipynb"
 CHROMIUM = Path("/usr/bin/chromium")
+PNG = b"\x89PNG\r\n\x1a\n"
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
@@ -37,12 +43,16 @@ def require_browser():
         pytest.skip("; ".join(missing))
 
 
+def run_module(module: str, *arguments: str, timeout: float = 600) -> subprocess.CompletedProcess:
+    """Run ``python -m tests.browser.<module> *arguments`` from the project root; return the
+    finished process."""
+    return subprocess.run([sys.executable, "-m", f"tests.browser.{module}", *arguments],
+                          cwd=ROOT, capture_output=True, text=True, timeout=timeout, check=False)
+
+
 def run_check(notebook: Path, out: Path, *options: str) -> subprocess.CompletedProcess:
     """Run the browser check on ``notebook`` and return the finished process."""
-    return subprocess.run(
-        [sys.executable, str(CHECK), str(notebook), "--out", str(out), *options],
-        capture_output=True, text=True, timeout=600,
-    )
+    return run_module("check_jupyterlab", str(notebook), "--out", str(out), *options)
 
 
 def test_probe_notebook_renders_charts_and_widgets(tmp_path):
@@ -50,7 +60,7 @@ def test_probe_notebook_renders_charts_and_widgets(tmp_path):
     result = run_check(PROBE, tmp_path, "--min-charts", "2", "--min-widgets", "3",
                        "--min-widget-charts", "1")
     assert result.returncode == 0, result.stdout + result.stderr
-    assert (tmp_path / "render_probe.png").read_bytes().startswith(b"\x89PNG\r\n\x1a\n")
+    assert (tmp_path / "render_probe.png").read_bytes().startswith(PNG)
 
 
 def test_check_fails_on_blank_chart_missing_widgets_and_errors(tmp_path):
@@ -73,3 +83,33 @@ def test_check_fails_on_blank_chart_missing_widgets_and_errors(tmp_path):
     for expected in ("Vega charts: 0 rendered", "ipywidgets views: 0 rendered",
                      "cell 1 raised ZeroDivisionError", "cell 2 did not run"):
         assert expected in result.stderr
+
+
+@pytest.mark.timeout(900)
+def test_lab_tour_operates_one_control_in_every_panel(tmp_path):
+    """The index notebook's lab: each tab's panel is built, one control redraws its charts,
+    no error box; one screenshot per panel."""
+    result = run_module("lab_tour", "--out", str(tmp_path), "--timeout", "300", timeout=850)
+    assert result.returncode == 0, result.stdout + result.stderr
+    for step in STEPS:
+        assert f"lab_tour: {step.slug}: " in result.stdout
+        assert (tmp_path / f"lab-{step.slug}.png").read_bytes().startswith(PNG)
+
+
+def test_tour_flags_errors_missing_and_stale_charts():
+    """The tour's verdict on a panel's DOM state: each defect is named, data-only errors
+    are recognised as missing data, a complete redrawn panel passes."""
+    step = STEPS[1]  # CDVSE: 2 Vega + 1 PNG chart, all 3 redrawn by the slider
+    good = {"kernel": "idle", "status": "done: fitting (0.5 s)", "errors": [], "bad": [],
+            "widgets": 20, "vega": 2, "images": 1, "redrawn": 3}
+    assert panel_problems(step, good, after_action=True) == []
+    stale = dict(good, redrawn=2, vega=1, status="working: fitting...")
+    problems = "\n".join(panel_problems(step, stale, after_action=True))
+    for expected in ("status 'working: fitting...'", "Vega charts: 1 drawn, expected 2",
+                     "redrew 2 chart(s), expected 3"):
+        assert expected in problems
+    assert panel_problems(step, stale, after_action=False) != []
+    missing = dict(good, errors=["DatasetUnavailableError: Dataset 'yeast' is not available"])
+    broken = dict(good, errors=[*missing["errors"], "TypeError: cannot unpack"])
+    assert missing_data(missing) and not missing_data(broken) and not missing_data(good)
+    assert any("TypeError" in p for p in panel_problems(step, broken, after_action=False))

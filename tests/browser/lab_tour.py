@@ -1,0 +1,295 @@
+"""Operate every panel of the lab in a real browser, as a user would.
+
+Usage (from the project root)::
+
+    MILAB_DATA_HOME=/path/to/data python -m tests.browser.lab_tour [--out DIR] [--timeout S]
+
+Runs ``notebooks/index.ipynb`` in JupyterLab in headless Chromium with
+:mod:`tests.browser.check_jupyterlab` (Run All; the first tab's panel and its chart must
+render), then, for each tab of the lab in turn: clicks the tab, waits for its panel to be
+built and drawn, operates one control (a button, a slider or a dropdown, chosen to be cheap
+and to redraw at least one chart; in TwoViewMIC, Run after lowering its iterations), waits
+for the kernel to finish and the redrawn charts to appear, and checks the panel in the page:
+
+* its status line reads "done: ..." and no error box (red type and message with a folded
+  traceback) or error output is shown;
+* its ipywidgets views were drawn (no "Loading widget..." / "Error displaying widget");
+* its Altair charts were drawn: live Vega charts (``svg.marks`` / ``canvas.marks`` of
+  non-zero size inside ``.vega-embed``) and PNG charts (a loaded ``img`` of an
+  ``ipywidgets.Image``), as many as the panel shows, and the control redrew the expected
+  number of them (new DOM nodes).
+
+One PNG per panel (``lab-<tab>.png``: the lab widget with that tab open, after the action)
+goes to ``--out``. The kernel sees the caller's environment: set ``MILAB_DATA_HOME`` to a
+data home holding the datasets. A panel whose data is missing shows a
+DatasetUnavailableError: reported and let through (nothing to operate), unless
+``MILAB_REQUIRE_DATA=1``, where it fails, as the data tests do.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import re
+import sys
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+from tests.browser.check_jupyterlab import (
+    BAD_OUTPUT_TEXT,
+    DEFAULT_OUT,
+    ROOT,
+    VIEWPORT,
+    Expect,
+    check_and_report,
+    grow_viewport,
+)
+
+INDEX = ROOT / "notebooks" / "index.ipynb"
+#: After Run All the lab shows its first tab (intH), whose f(alpha) curve is a live chart.
+AFTER_RUN_ALL = Expect(charts=1, widgets=10, widget_charts=1)
+MISSING_DATA = "DatasetUnavailableError"
+
+LAB_JS = "document.querySelector('.jp-NotebookPanel:not(.lm-mod-hidden) .widget-tab')"
+#: The lab's panel of tab ``index`` (its outermost Tab; a panel may hold a Tab of its own).
+PANEL_JS = f"index => {LAB_JS}.querySelector(':scope > .widget-tab-contents').children[index]"
+CHARTS_JS = """panel => {
+  const drawn = el => { const r = el.getBoundingClientRect(); return r.width > 0 && r.height > 0; };
+  return {
+    vega: [...panel.querySelectorAll('.vega-embed :is(svg.marks, canvas.marks)')].filter(drawn),
+    images: [...panel.querySelectorAll('img.widget-image')]
+      .filter(img => drawn(img) && img.complete && img.naturalWidth > 0),
+  };
+}"""
+# Reads one panel from the DOM. The status line is the Panel's HTML reading "ready",
+# "working: ...", "done: ..." or "failed: ..."; an error box is the Panel's red <div> with a
+# folded <details> traceback; charts drawn before the action carry data-milab-seen.
+PANEL_STATE_JS = f"""
+index => {{
+  if (!{LAB_JS}) return null;
+  const panel = ({PANEL_JS})(index);
+  const charts = ({CHARTS_JS})(panel);
+  const all = [...charts.vega, ...charts.images];
+  const texts = [...panel.querySelectorAll('.widget-html-content')].map(e => e.innerText.trim());
+  const indicator = document.querySelector('.jp-Notebook-ExecutionIndicator');
+  const boxes = [...panel.querySelectorAll('.widget-html-content div:has(> details)')];
+  const tracebacks = [...panel.querySelectorAll(
+    '[data-mime-type="application/vnd.jupyter.error"]')];
+  return {{
+    kernel: indicator ? indicator.getAttribute('data-status') : 'unknown',
+    status: texts.find(t => /^(ready|working: |done: |failed: )/.test(t)) || '',
+    errors: [...boxes.map(b => [...b.querySelectorAll(':scope > b, :scope > span')]
+                         .map(e => e.innerText).join(': ')),
+             ...tracebacks.map(t => t.innerText.trim().split('\\n').pop())],
+    bad: BAD.filter(b => panel.innerText.includes(b)),
+    widgets: [...panel.querySelectorAll('.jupyter-widgets')].filter(el => {{
+      const r = el.getBoundingClientRect(); return r.width > 0 && r.height > 0; }}).length,
+    vega: charts.vega.length,
+    images: charts.images.length,
+    redrawn: all.filter(el => !el.hasAttribute('data-milab-seen')).length,
+  }};
+}}
+""".replace("BAD", repr(list(BAD_OUTPUT_TEXT)))
+MARK_CHARTS_JS = f"""index => {{
+  const charts = ({CHARTS_JS})(({PANEL_JS})(index));
+  [...charts.vega, ...charts.images].forEach(el => el.setAttribute('data-milab-seen', ''));
+}}"""
+SETTLED = "s.kernel === 'idle' && /^(done|failed): /.test(s.status)"
+
+
+def labelled(panel, kind: str, description: str):
+    """The ipywidget of CSS class ``kind`` whose description label reads ``description``."""
+    label = panel.page.locator("label.widget-label",
+                               has_text=re.compile(f"^{re.escape(description)}$"))
+    return panel.locator(kind).filter(has=label)
+
+
+def click_button(text: str) -> Callable:
+    """Action: click the button reading ``text``."""
+    return lambda panel: panel.locator("button.widget-button", has_text=text).click()
+
+
+def set_slider(description: str, value: str) -> Callable:
+    """Action: type ``value`` into the readout of the slider ``description``, then Enter."""
+
+    def operate(panel) -> None:
+        readout = labelled(panel, ".widget-slider", description).locator(".widget-readout")
+        readout.fill(value)
+        readout.press("Enter")
+
+    return operate
+
+
+def choose_option(description: str, index: int) -> Callable:
+    """Action: choose option number ``index`` of the dropdown ``description``."""
+    return lambda panel: (labelled(panel, ".widget-dropdown", description).locator("select")
+                          .select_option(index=index))
+
+
+def in_turn(*actions: Callable) -> Callable:
+    """Action: the ``actions`` one after the other."""
+
+    def operate(panel) -> None:
+        for action in actions:
+            action(panel)
+
+    return operate
+
+
+@dataclass(frozen=True)
+class PanelStep:
+    """One tab of the lab: the control to operate and the charts to find.
+
+    ``vega`` and ``images`` count the live and PNG charts the panel shows after the action;
+    ``redrawn`` how many of them the action draws anew.
+    """
+
+    tab: str
+    control: str
+    operate: Callable
+    vega: int
+    images: int
+    redrawn: int
+
+    @property
+    def slug(self) -> str:
+        """The tab's short name: "intH", "CDVSE", ... (screenshot lab-<slug>.png)."""
+        return self.tab.split()[0]
+
+
+#: One step per tab, in the lab's order (milab_widgets.widgets.lab.LAB_PANELS).
+STEPS = (
+    PanelStep("intH (multi-instance)", "Run button (10-fold CV, f(α), heatmap)",
+              click_button("Run"), vega=1, images=1, redrawn=2),
+    PanelStep("CDVSE (one-class)", "slider M = 10 (refits SVDD and CDVSE)",
+              set_slider("M", "10"), vega=2, images=1, redrawn=3),
+    PanelStep("MFSEF (multi-label)", "slider 'how many' experts = 6 (redraws the expert view)",
+              set_slider("how many", "6"), vega=1, images=1, redrawn=1),
+    # Run refits the model and every baseline; 10 iterations instead of 300 keep it short.
+    PanelStep("TwoViewMIC (clustering)", "slider max iterations = 10, then Run (refits)",
+              in_turn(set_slider("max iterations", "10"), click_button("Run")),
+              vega=0, images=2, redrawn=2),
+    PanelStep("LSkMDDM (multi-label)", "dropdown 'colour by' = 2nd label (redraws the scatter)",
+              choose_option("colour by", 1), vega=0, images=1, redrawn=1),
+)
+
+
+def wait_panel(page, index: int, predicate_js: str, timeout_ms: float) -> dict:
+    """Wait (up to ``timeout_ms``) until ``predicate_js(state)`` holds for panel ``index``;
+    return the state that satisfied it (the kernel may turn busy again a moment later, on
+    the widgets' own messages), or the state at the timeout."""
+    from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
+    try:
+        return page.wait_for_function(
+            f"index => {{ const s = ({PANEL_STATE_JS})(index); "
+            f"return s !== null && ({predicate_js})(s) && s; }}",
+            arg=index, timeout=timeout_ms, polling=250).json_value()
+    except PlaywrightTimeout:
+        return page.evaluate(PANEL_STATE_JS, index)
+
+
+def panel_problems(step: PanelStep, state: dict, after_action: bool) -> list[str]:
+    """What is wrong with the panel's state, each prefixed with the tab's name."""
+    if not state:
+        return [f"{step.slug} panel: the lab widget is not in the page"]
+    problems = [f"error shown: {error}" for error in state["errors"]]
+    if not state["status"].startswith("done: ") or state["kernel"] != "idle":
+        problems.append(f"status {state['status']!r}, kernel {state['kernel']!r}")
+    problems += [f"widget output shows {text!r}" for text in state["bad"]]
+    if state["widgets"] < 5:
+        problems.append(f"{state['widgets']} ipywidgets views drawn, expected at least 5")
+    for found, wanted, label in ((state["vega"], step.vega, "Vega charts"),
+                                 (state["images"], step.images, "PNG charts")):
+        if found < wanted:
+            problems.append(f"{label}: {found} drawn, expected {wanted}")
+    if after_action and state["redrawn"] < step.redrawn:
+        problems.append(f"{step.control} redrew {state['redrawn']} chart(s), "
+                        f"expected {step.redrawn}")
+    return [f"{step.slug} panel: {p}" for p in problems]
+
+
+def missing_data(state: dict) -> bool:
+    """The panel only failed because a dataset is not in the data home."""
+    return bool(state["errors"]) and all(MISSING_DATA in e for e in state["errors"])
+
+
+def screenshot_lab(page, path: Path) -> None:
+    """One PNG of the whole lab widget (tab bar and open panel)."""
+    lab = page.locator(".jp-NotebookPanel:not(.lm-mod-hidden) .widget-tab").first
+    hidden = lab.evaluate(
+        "el => { el.scrollIntoView({block: 'start'});"
+        " const s = el.closest('.jp-WindowedPanel-outer');"
+        " return el.getBoundingClientRect().bottom - s.getBoundingClientRect().bottom; }")
+    grow_viewport(page, hidden)
+    lab.screenshot(path=str(path))
+    page.set_viewport_size(VIEWPORT)
+
+
+def drawn_js(step: PanelStep) -> str:
+    """JavaScript condition: the panel shows all the charts of ``step``."""
+    return f"s.vega >= {step.vega} && s.images >= {step.images}"
+
+
+def open_tab(page, index: int, step: PanelStep, timeout_ms: float) -> tuple[dict, list[str]]:
+    """Click tab ``index`` and wait until its panel is built and drawn (or shows an error);
+    return the panel's state and what is wrong with it."""
+    lab = page.locator(".jp-NotebookPanel:not(.lm-mod-hidden) .widget-tab").first
+    tab = lab.locator(".widget-tab-bar").first.locator(".lm-TabBar-tab").nth(index)
+    title = tab.inner_text().strip()
+    if title != step.tab:
+        return {}, [f"tab {index} reads {title!r}, the tour expects {step.tab!r}"]
+    tab.click()
+    state = wait_panel(page, index, f"s => {SETTLED} && (s.errors.length > 0 || "
+                       f"{drawn_js(step)})", timeout_ms)
+    return state, panel_problems(step, state, after_action=False)
+
+
+def operate(page, index: int, step: PanelStep, timeout_ms: float) -> list[str]:
+    """Operate the step's control in panel ``index``; wait for its charts to be redrawn;
+    return what is wrong with the panel afterwards."""
+    page.evaluate(MARK_CHARTS_JS, index)
+    lab = page.locator(".jp-NotebookPanel:not(.lm-mod-hidden) .widget-tab").first
+    step.operate(lab.locator(".widget-tab-contents").first.locator(":scope > *").nth(index))
+    state = wait_panel(page, index, f"s => {SETTLED} && (s.errors.length > 0 || "
+                       f"({drawn_js(step)} && s.redrawn >= {step.redrawn}))", timeout_ms)
+    print(f"lab_tour: {step.slug}: {step.control}: {state['status']!r}; "
+          f"{state['vega']} Vega + {state['images']} PNG chart(s), "
+          f"{state['redrawn']} redrawn, {state['widgets']} widget views")
+    return panel_problems(step, state, after_action=True)
+
+
+def tour_panel(page, index: int, step: PanelStep, out: Path, timeout_ms: float) -> list[str]:
+    """Open tab ``index``, operate its control, check the panel, screenshot the lab."""
+    state, problems = open_tab(page, index, step, timeout_ms)
+    if state and missing_data(state) and os.environ.get("MILAB_REQUIRE_DATA") != "1":
+        print(f"lab_tour: {step.slug}: not operated, data unavailable: {state['errors'][0]}")
+        problems = []
+    elif not problems:
+        problems = operate(page, index, step, timeout_ms)
+    screenshot_lab(page, out / f"lab-{step.slug}.png")
+    return problems
+
+
+def tour_lab(page, out: Path, timeout_ms: float) -> list[str]:
+    """Operate every panel of the lab open in ``page`` (see the module docstring)."""
+    problems = []
+    for index, step in enumerate(STEPS):
+        problems += tour_panel(page, index, step, out, timeout_ms)
+    return problems
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Run the tour from the command line; return the process exit status."""
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--out", type=Path, default=DEFAULT_OUT,
+                        help="folder for the screenshots (default: %(default)s)")
+    parser.add_argument("--timeout", type=float, default=300,
+                        help="seconds to wait for each step (default: %(default)s)")
+    args = parser.parse_args(argv)
+    return check_and_report(INDEX, args.out, AFTER_RUN_ALL, args.timeout, tour=tour_lab)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
