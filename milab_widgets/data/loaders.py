@@ -20,21 +20,25 @@ from pathlib import Path
 
 import numpy as np
 import pandas as pd
-import scipy.io
 import scipy.sparse
 
 from milab_widgets.data.bags import BagDataset
 from milab_widgets.exceptions import DataFormatError
 
-# loadmat: ValueError/MatReadError for non-.mat bytes, NotImplementedError for v7.3 (HDF5)
-# files; indexing: KeyError/IndexError/ValueError/TypeError for a struct without PRTools fields.
-_MAT_ERRORS = (
-    ValueError, TypeError, KeyError, IndexError, NotImplementedError, scipy.io.matlab.MatReadError
-)
 _REFETCH = (
     "if it came from `milab fetch`, fetch it again with `milab fetch <dataset> --force`; "
     "otherwise check that it is the right file"
 )
+
+
+def _mat_errors() -> tuple[type[Exception], ...]:
+    """What reading a wrong .mat file raises: loadmat's ValueError/MatReadError for non-.mat
+    bytes, NotImplementedError for v7.3 (HDF5) files; indexing's KeyError/IndexError/
+    ValueError/TypeError for a struct without the expected fields. (scipy.io is imported
+    only when a .mat file is read: it adds ~0.3 s to importing the package.)"""
+    from scipy.io.matlab import MatReadError
+
+    return ValueError, TypeError, KeyError, IndexError, NotImplementedError, MatReadError
 
 
 def read_mil_csv(path_or_file, name: str = "") -> BagDataset:
@@ -161,11 +165,13 @@ def _read_numeric_table(path_or_file, source: str) -> np.ndarray:
 
 def _prtools_fields(path_or_fileobj, source: str) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """``(x.data, x.nlab, x.ident.milbag)`` with one row/entry per instance."""
+    from scipy.io import loadmat
+
     try:
-        struct = scipy.io.loadmat(path_or_fileobj)["x"][0, 0]
+        struct = loadmat(path_or_fileobj)["x"][0, 0]
         data, class_index = struct["data"], struct["nlab"].ravel()
         bag_ids = struct["ident"][0, 0]["milbag"].ravel()
-    except _MAT_ERRORS as error:
+    except _mat_errors() as error:
         raise DataFormatError(
             f"{source} is not a PRTools MIL dataset: expected a MATLAB struct 'x' with fields "
             f"data, nlab and ident.milbag ({type(error).__name__}: {error}); {_REFETCH}."

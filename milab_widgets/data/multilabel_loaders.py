@@ -21,11 +21,9 @@ from pathlib import Path
 from xml.etree import ElementTree
 
 import numpy as np
-import scipy.io
 import scipy.sparse
-from scipy.io import arff
 
-from milab_widgets.data.loaders import _MAT_ERRORS, _REFETCH
+from milab_widgets.data.loaders import _REFETCH, _mat_errors
 from milab_widgets.data.multilabel import MultiLabelDataset
 from milab_widgets.exceptions import DataFormatError
 
@@ -90,6 +88,8 @@ def read_mulan(arff_paths: Sequence, xml_path, name: str = "") -> MultiLabelData
 
 def _read_arff(path, label_names: list[str]):
     """(X, Y, feature names, label names in file order) of one dense MULAN ARFF."""
+    from scipy.io import arff  # imported on first read: scipy.io is slow to import
+
     try:
         records, meta = arff.loadarff(path)
     except (ValueError, NotImplementedError, arff.ArffError, OSError) as error:
@@ -146,9 +146,11 @@ def read_matlab_multilabel(path, name: str = "") -> MultiLabelDataset:
     learning. Pattern Recognition 40(7), 2038-2048 (the Yahoo files' layout). Ueda, N., &
     Saito, K. (2002). Parametric mixture models for multi-labeled text. NIPS 15.
     """
+    from scipy.io import loadmat  # imported on first read: scipy.io is slow to import
+
     try:
-        content = scipy.io.loadmat(path)
-    except _MAT_ERRORS as error:
+        content = loadmat(path)
+    except _mat_errors() as error:
         raise DataFormatError(f"{path} is not a MATLAB v5 .mat file ({error}); {_REFETCH}.") from error
     if {"train_data", "test_data", "train_target", "test_target"} <= set(content):
         parts = [_matlab_part(content, f"{part}_data", f"{part}_target", path)

@@ -21,6 +21,7 @@ import ipywidgets as widgets
 from milab_widgets.charts import use_lab_charts
 from milab_widgets.charts.cdvse import boundary_chart, objective_chart, weights_chart
 from milab_widgets.data import list_datasets
+from milab_widgets.exceptions import DatasetUnavailableError
 from milab_widgets.experiments import cdvse
 from milab_widgets.widgets.base import (
     Panel,
@@ -110,7 +111,8 @@ class CDVSEPanel(Panel):
             widgets.HBox([self.zeta, self.C, self.M]),
             widgets.HBox([self.sigma, self.lam, self.gamma_l1]),
             self.scores, self.boundary_output,
-            widgets.HBox([self.weights_output, self.objective_output]),
+            widgets.HBox([self.weights_output, self.objective_output],
+                         layout=widgets.Layout(flex_flow="row wrap")),
         ])
 
     def _uci_box(self) -> widgets.VBox:
@@ -145,13 +147,10 @@ class CDVSEPanel(Panel):
             self._show_uci(name, results)
 
     def _show_uci(self, name: str, results) -> None:
-        """Tables 2 and 4 of one protocol run, or why ``name`` could not be run."""
+        """Tables 2 and 4 of one protocol run; an unavailable ``name`` is an error (shown
+        in the panel, the previous table kept)."""
         if name in results.skipped:
-            self.uci_table = None
-            show_objects(self.uci_output, widgets.HTML(
-                f"<b>{html.escape(name)} is unavailable:</b> "
-                f"{html.escape(results.skipped[name])}"))
-            return
+            raise DatasetUnavailableError(f"{name} is unavailable: {results.skipped[name]}")
         self.uci_table = cdvse.score_table(results.summary, "test")
         show_objects(self.uci_output, widgets.HTML("<b>Test g-mean (%)</b>"), self.uci_table,
                      widgets.HTML("<b>Selected parameters (Table 2)</b>"),

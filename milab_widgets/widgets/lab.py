@@ -16,13 +16,15 @@ import ipywidgets as widgets
 
 __all__ = ["LAB_PANELS", "Lab", "lab"]
 
-#: Tab title -> (module, panel class), in the order the papers appear in the README.
+#: Tab title -> (module, panel class), in the order the papers appear in the README. Titles
+#: are the papers' short names (longer ones are cut off in JupyterLab's tab bar); each
+#: panel's header says what it is.
 LAB_PANELS = {
-    "intH (multi-instance)": ("milab_widgets.widgets.inth", "IntHPanel"),
-    "CDVSE (one-class)": ("milab_widgets.widgets.cdvse", "CDVSEPanel"),
-    "MFSEF (multi-label)": ("milab_widgets.widgets.mfsef", "MFSEFPanel"),
-    "TwoViewMIC (clustering)": ("milab_widgets.widgets.twoview", "TwoViewPanel"),
-    "LSkMDDM (multi-label)": ("milab_widgets.widgets.lskmddm", "LSkMDDMPanel"),
+    "intH": ("milab_widgets.widgets.inth", "IntHPanel"),
+    "CDVSE": ("milab_widgets.widgets.cdvse", "CDVSEPanel"),
+    "MFSEF": ("milab_widgets.widgets.mfsef", "MFSEFPanel"),
+    "TwoViewMIC": ("milab_widgets.widgets.twoview", "TwoViewPanel"),
+    "LSkMDDM": ("milab_widgets.widgets.lskmddm", "LSkMDDMPanel"),
 }
 
 

@@ -56,7 +56,7 @@ class LSkMDDMPanel(Panel):
     def __init__(self, dataset: str | None = None, n_train: int = 800, run: bool = True):
         use_lab_charts()
         self.n_train = n_train
-        self._data = None
+        self._data = self._data_name = None
         wide = {"description_width": "initial"}
         options, first = dataset_choices(_choosable(list_datasets()), preferred=("scene",))
         self.dataset = widgets.Dropdown(options=options, value=dataset or first,
@@ -97,6 +97,7 @@ class LSkMDDMPanel(Panel):
             train, test = random_partition(len(data), min(self.n_train, 2 * len(data) // 3),
                                      1000, SPLIT_SEED)
             self._data = (*split_labels(data, train, test), data)
+            self._data_name = self.dataset.value
             names = [name for name, kept in zip(data.label_names, _kept(data, train)) if kept]
             self.label.options = [(name, j) for j, name in enumerate(names)]
             self.label.value = 0
@@ -110,7 +111,7 @@ class LSkMDDMPanel(Panel):
     def run(self) -> None:
         """Fit the chosen method, embed the held-out rows, evaluate ML-kNN on them."""
         with self.working(f"{self.method.value} on {self.dataset.value}"):
-            X_train, Y_train, X_test, Y_test, _, _ = self._data
+            X_train, Y_train, X_test, Y_test, _, _ = self._loaded()
             model = make_method(self.method.value, self.eta.value, X_train, Y_train)
             size = self.dimension.value
             embed_train, embed_test = model.transform(X_train)[:, :size], model.transform(X_test)[:, :size]
@@ -126,13 +127,20 @@ class LSkMDDMPanel(Panel):
     def time(self) -> None:
         """Fit time, iterations and accuracy of every kernel MDDM solver on this data."""
         with self.working("timing every solver"):
-            X_train, Y_train, X_test, _, _, _ = self._data
+            X_train, Y_train, X_test, _, _, _ = self._loaded()
             self.solver_times = pd.DataFrame(time_solvers(X_train, Y_train, X_test, PANEL_SOLVERS))
             show_objects(self.times_output, widgets.HTML(
                 "Fit time of each solver; <i>angle</i> = largest principal angle (rad) of its "
                 "held-out embedding to the exact solution of its problem:"),
                 self.solver_times[["solver", "seconds", "iterations", "converged", "angle"]]
                 .set_index("solver").round(4))
+
+    def _loaded(self) -> tuple:
+        """The split of the chosen dataset; loads it again if its last load failed (so a
+        missing dataset is reported as such, and never replaced by the previous one)."""
+        if self._data_name != self.dataset.value:
+            self.load()
+        return self._data
 
     def _redraw(self) -> None:
         if self.embedding is None or self.embedding.shape[1] < 2:

@@ -149,9 +149,9 @@ class MFSEFPanel(Panel):
     def load(self) -> None:
         """Load the dataset, rank its features by relevance and show the expert view."""
         with self.working(f"loading {self.dataset.value}"):
-            data = load_dataset(self.dataset.value)
+            self.relevance = None  # no expert-view redraws while the controls are refilled,
+            data = load_dataset(self.dataset.value)  # nor of another dataset if this fails
             train, _ = data.train_test()
-            self.relevance = None  # no expert-view redraws while the controls are refilled
             relevance = label_relevance(train.X, train.Y)
             self._overview = waterfall_overview(data)
             by_relevance = np.argsort(-relevance, kind="stable")

@@ -37,8 +37,11 @@ DATASETS = ("digits-a", "digits-b", "synthetic")
 KERNELS = (("mixture (Ker1)", "mixture"), ("minimax (Ker2)", "minimax"))
 VIEWS = (("both views", "both"), ("first only", "first"), ("second only", "second"))
 BASELINES = ("BAMIC1", "BAMIC2", "BAMIC3", "BAMIC-intH")
-#: Seconds between two redraws of the live convergence curve.
+#: Seconds between two redraws of the live convergence curve, at least; and at least
+#: REDRAW_RATIO times the last redraw's own duration, so drawing takes at most about a quarter
+#: of the fit's time.
 REDRAW_SECONDS = 0.5
+REDRAW_RATIO = 3.0
 
 NOTE = (
     "<small>Labelled fraction 0 runs the unsupervised model (unKer, P = Q = I). The labelled "
@@ -129,10 +132,10 @@ class TwoViewPanel(Panel):
     def run(self) -> None:
         """Fit the model (drawing its objective live), then score it and the baselines."""
         with self.working(f"clustering {self.dataset.value}"):
-            self._clear_results()
             problem, y_partial = self._problem(), self._partial_labels()
             with self.working("computing the kernels (once per view)"):
                 problem.kernels(self.generator.value, self.kernel.value, self.views.value)
+            self._clear_results()  # only now: a setting that fails keeps the last results
             with self.working("running the multiplicative updates"):
                 self.model = self._fit(problem, y_partial)
             self._show_model(problem.data.labels)
@@ -215,14 +218,18 @@ class TwoViewPanel(Panel):
 
 class _LiveCurve:
     """Collects (iteration, objective) from the model's callback and redraws the curve as a
-    PNG at most every REDRAW_SECONDS (a live Vega-Lite chart in an Output stalls papermill)."""
+    PNG, spaced by REDRAW_SECONDS and REDRAW_RATIO (a live Vega-Lite chart in an Output
+    stalls papermill)."""
 
     def __init__(self, output: widgets.Output):
-        self.output, self.values, self.last_draw = output, [], 0.0
+        self.output, self.values = output, []
+        self.last_draw, self.pause = 0.0, REDRAW_SECONDS
 
     def add(self, n_iter: int, objective: float) -> None:
         self.values.append(objective)
-        if time.perf_counter() - self.last_draw >= REDRAW_SECONDS:
+        if time.perf_counter() - self.last_draw >= self.pause:
+            started = time.perf_counter()
             show_chart_image(self.output, objective_curve_chart(
                 self.values, f"running: iteration {n_iter}, objective {objective:.6g}"))
             self.last_draw = time.perf_counter()
+            self.pause = max(REDRAW_SECONDS, REDRAW_RATIO * (self.last_draw - started))

@@ -160,17 +160,17 @@ class PanelStep:
 
 #: One step per tab, in the lab's order (milab_widgets.widgets.lab.LAB_PANELS).
 STEPS = (
-    PanelStep("intH (multi-instance)", "Run button (10-fold CV, f(α), heatmap)",
+    PanelStep("intH", "Run button (10-fold CV, f(α), heatmap)",
               click_button("Run"), vega=1, images=1, redrawn=2),
-    PanelStep("CDVSE (one-class)", "slider M = 10 (refits SVDD and CDVSE)",
+    PanelStep("CDVSE", "slider M = 10 (refits SVDD and CDVSE)",
               set_slider("M", "10"), vega=2, images=1, redrawn=3),
-    PanelStep("MFSEF (multi-label)", "slider 'how many' experts = 6 (redraws the expert view)",
+    PanelStep("MFSEF", "slider 'how many' experts = 6 (redraws the expert view)",
               set_slider("how many", "6"), vega=1, images=1, redrawn=1),
     # Run refits the model and every baseline; 10 iterations instead of 300 keep it short.
-    PanelStep("TwoViewMIC (clustering)", "slider max iterations = 10, then Run (refits)",
+    PanelStep("TwoViewMIC", "slider max iterations = 10, then Run (refits)",
               in_turn(set_slider("max iterations", "10"), click_button("Run")),
               vega=0, images=2, redrawn=2),
-    PanelStep("LSkMDDM (multi-label)", "dropdown 'colour by' = 2nd label (redraws the scatter)",
+    PanelStep("LSkMDDM", "dropdown 'colour by' = 2nd label (redraws the scatter)",
               choose_option("colour by", 1), vega=0, images=1, redrawn=1),
 )
 

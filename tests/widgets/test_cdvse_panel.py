@@ -49,7 +49,7 @@ def test_uci_dropdown_lists_every_oneclass_set():
     assert panel.uci_dataset.value in names
 
 
-def test_run_protocol_skips_the_synthetic_sets(monkeypatch):
+def test_run_protocol_skips_the_synthetic_sets_and_reports_an_unavailable_set(monkeypatch):
     from milab_widgets.experiments import cdvse
 
     calls = []
@@ -62,4 +62,5 @@ def test_run_protocol_skips_the_synthetic_sets(monkeypatch):
     panel = CDVSEPanel(update=False)
     panel.run_uci()
     assert calls[0]["synthetic"] is False and calls[0]["quick"] is True
-    assert panel.uci_table is None and panel.status.value.startswith("done")
+    assert panel.uci_table is None and panel.status.value.startswith("failed")
+    assert "not fetched" in panel.error.value
