@@ -6,12 +6,15 @@ import altair as alt
 import numpy as np
 import pandas as pd
 
+from milab_widgets.charts.theme import PALETTE
 from milab_widgets.experiments.lskmddm import METHODS, scaling_exponents
 
 #: The three metrics of Table 2 and Figs. 1-3, with display titles.
 FIGURE_METRICS = {"macroAUC": "macro AUC", "macroF1": "macro-F1", "microF1": "micro-F1"}
 #: Fig. 4 has more solvers than the palette has colours: shapes tell them apart; long names.
 _LEGEND = alt.Legend(labelLimit=360)
+#: The embedding scatter's two classes of points and their colours.
+HAS_LABEL = alt.Scale(domain=["has label", "no label"], range=[PALETTE[0], PALETTE[1]])
 
 
 def methods_chart(summary: pd.DataFrame, metric_names, title: str) -> alt.Chart:
@@ -106,3 +109,15 @@ def claims_chart(claims: pd.DataFrame) -> alt.Chart:
                                                    range=["#009E73", "#D55E00"])),
         tooltip=["dataset", "claim", "holds", "detail"],
     ).properties(title="Seed 004's claims on our runs")
+
+
+def embedding_chart(embedding: np.ndarray, has_label: np.ndarray, label_name: str,
+                    method: str) -> alt.Chart:
+    """The panel's scatter: rows in the first two embedding coordinates, coloured by whether
+    they carry the label ``label_name`` (``has_label``: 0/1 per row)."""
+    frame = pd.DataFrame({"coordinate 1": embedding[:, 0], "coordinate 2": embedding[:, 1],
+                          "label": np.where(has_label == 1, "has label", "no label")})
+    return alt.Chart(frame).mark_circle(size=25, opacity=0.7).encode(
+        x="coordinate 1:Q", y="coordinate 2:Q",
+        color=alt.Color("label:N", title=label_name, scale=HAS_LABEL),
+    ).properties(width=330, height=260, title=f"{method}: held-out rows, first two coordinates")

@@ -4,7 +4,7 @@ Sun, Ji & Ye (2008, 2011) show that CCA between data and a label matrix equals a
 least-squares regression onto a whitened label target. In feature space, with the centred
 Gaussian kernel K_c = H K H and the target T (n x k) = the top k left singular vectors of
 the (uncentred) label matrix Y (Y = U S V^T; for k = rank Y, T = Y (Y^T Y)^(-1/2) up to an
-orthogonal rotation), the coefficients are the ridge solution
+orthogonal rotation; ``mddm_solvers.label_eigenvectors``), the coefficients are the ridge solution
 
     A = argmin ||K_c A - T||_F^2 + eta ||A||_F^2 = (K_c^T K_c + eta I)^(-1) K_c^T T,
 
@@ -24,7 +24,7 @@ from milab_widgets.data.arrays import as_feature_matrix
 from milab_widgets.data.multilabel import as_label_matrix
 from milab_widgets.exceptions import InputError
 from milab_widgets.multilabel.kernel_operators import gaussian_kernel, median_distance
-from milab_widgets.multilabel.mddm_solvers import RANK_RTOL, solve_direct
+from milab_widgets.multilabel.mddm_solvers import label_eigenvectors, solve_direct
 
 __all__ = ["LeastSquaresKCCA"]
 
@@ -56,18 +56,16 @@ class LeastSquaresKCCA(TransformerMixin, BaseEstimator):
         Y = as_label_matrix(Y, len(X), "Y").astype(np.float64)
         if not float(self.ridge) > 0:
             raise InputError(f"ridge must be > 0 (K_c is singular: H 1 = 0), got {self.ridge!r}.")
-        left, singular, _ = np.linalg.svd(Y, full_matrices=False)
-        rank = int(np.sum(singular > RANK_RTOL * singular[0])) if singular[0] > 0 else 0
-        k = rank if self.n_components is None else int(self.n_components)
-        if not 1 <= k <= rank:
-            raise InputError(f"n_components must lie in [1, {rank}] (the rank of Y), got "
-                             f"{self.n_components!r}.")
+        if not Y.any():
+            raise InputError("Y has no positive label, so there is no target to correlate with; "
+                             "pass a label matrix with at least one 1.")
+        _, target = label_eigenvectors(Y, self.n_components)
         self.kernel_width_ = (median_distance(X) if self.kernel_width is None
                               else float(self.kernel_width))
         kernel = gaussian_kernel(X, X, self.kernel_width_)
         self.centerer_ = KernelCenterer().fit(kernel)
-        self.X_fit_, self.n_components_ = X, k
-        self.coef_ = solve_direct(self.centerer_.transform(kernel), left[:, :k], float(self.ridge))
+        self.X_fit_, self.n_components_ = X, target.shape[1]
+        self.coef_ = solve_direct(self.centerer_.transform(kernel), target, float(self.ridge))
         return self
 
     def transform(self, X) -> np.ndarray:

@@ -41,6 +41,7 @@ from __future__ import annotations
 
 import numpy as np
 from sklearn.base import BaseEstimator, TransformerMixin
+from sklearn.metrics.pairwise import euclidean_distances
 from sklearn.utils.validation import check_is_fitted
 
 from milab_widgets.data.arrays import as_feature_matrix
@@ -49,10 +50,12 @@ from milab_widgets.exceptions import InputError
 from milab_widgets.mil.validation import check_choice, check_non_negative_float
 from milab_widgets.multilabel.block_krylov import block_cg, block_lsqr
 from milab_widgets.multilabel.kernel_operators import (
+    MEDIAN_MAX_POINTS,
     DenseKernel,
     NystroemKernel,
     gaussian_kernel,
     median_distance,
+    median_from_squared,
 )
 from milab_widgets.multilabel.mddm_solvers import (
     label_eigenvectors,
@@ -155,9 +158,9 @@ class KernelMDDM(TransformerMixin, BaseEstimator):
         """Learn P from training points X (n x d) and their 0/1 labels Y (n x c)."""
         X, Y = self._check_data(X, Y)
         self._check_params()
-        self.kernel_width_ = (median_distance(X, self.random_state) if self.kernel_width is None
-                              else float(self.kernel_width))
-        distinct, inverse, counts = np.unique(X, axis=0, return_inverse=True, return_counts=True)
+        distinct, first, inverse, counts = np.unique(X, axis=0, return_index=True,
+                                                     return_inverse=True, return_counts=True)
+        squared = self._fit_width(X, first)
         inverse = inverse.ravel()
         scale = np.sqrt(counts.astype(np.float64))
         Q = np.zeros((len(distinct), Y.shape[1]))
@@ -165,7 +168,7 @@ class KernelMDDM(TransformerMixin, BaseEstimator):
         Q /= scale[:, None]
         self.eigenvalues_, B = label_eigenvectors(Q, self.n_components)
         self.n_components_ = B.shape[1]
-        operator = self._operator(distinct, scale)
+        operator = self._operator(distinct, scale, squared)
         self.n_iter_ = self.kernel_passes_ = self.angle_bound_ = self.objective_history_ = None
         self.converged_ = True
         solution = self._solve(operator, Q, B)
@@ -215,11 +218,25 @@ class KernelMDDM(TransformerMixin, BaseEstimator):
         self.converged_, self.objective_history_ = result.converged, result.objective_history
         return result.solution
 
-    def _operator(self, distinct: np.ndarray, scale: np.ndarray):
+    def _fit_width(self, X: np.ndarray, first: np.ndarray) -> np.ndarray | None:
+        """Set ``kernel_width_``. The median width and the dense kernel share one pass of
+        pairwise distances: returns the distinct points' squared distances (rows ``first`` of
+        X's) when the kernel can reuse them, else None."""
+        if self.kernel_width is not None:
+            self.kernel_width_ = float(self.kernel_width)
+            return None
+        if len(X) > MEDIAN_MAX_POINTS or self.kernel_approx is not None:
+            self.kernel_width_ = median_distance(X, self.random_state)
+            return None
+        squared = euclidean_distances(X, squared=True)
+        self.kernel_width_ = median_from_squared(squared)
+        return squared[np.ix_(first, first)]
+
+    def _operator(self, distinct: np.ndarray, scale: np.ndarray, squared: np.ndarray | None):
         if self.kernel_approx == "nystroem":
             return NystroemKernel(distinct, self.kernel_width_, scale, int(self.n_landmarks),
                                   self.random_state)
-        return DenseKernel(distinct, self.kernel_width_, scale)
+        return DenseKernel(distinct, self.kernel_width_, scale, squared)
 
     # -- validation --------------------------------------------------------------------------
     def _check_params(self) -> None:

@@ -24,12 +24,16 @@ from __future__ import annotations
 import numpy as np
 from sklearn.metrics.pairwise import euclidean_distances
 
+from milab_widgets.exceptions import InputError
+
 __all__ = [
     "MEDIAN_MAX_POINTS",
     "DenseKernel",
     "NystroemKernel",
     "gaussian_kernel",
+    "kernel_from_squared",
     "median_distance",
+    "median_from_squared",
 ]
 
 #: The median pairwise distance is exact up to this many points, else taken on a random
@@ -43,16 +47,33 @@ def median_distance(X: np.ndarray, random_state=None) -> float:
     if len(X) > MEDIAN_MAX_POINTS:
         rows = np.random.default_rng(random_state).choice(len(X), MEDIAN_MAX_POINTS, replace=False)
         X = X[rows]
-    squared = euclidean_distances(X, squared=True)
-    upper = squared[np.triu_indices(len(X), k=1)]
-    return float(np.median(np.sqrt(upper)))
+    return median_from_squared(euclidean_distances(X, squared=True))
+
+
+def median_from_squared(squared: np.ndarray) -> float:
+    """Median of sqrt(squared_ij) over the pairs i < j of a symmetric squared-distance matrix.
+
+    The strict upper triangle is selected by a boolean mask (n^2 bytes, no index arrays) and
+    only the middle order statistics are found (``np.partition``); as the square root is
+    monotone, only those one or two values are rooted (equal to ``np.median`` of the roots).
+    """
+    if len(squared) < 2:
+        raise InputError("the median kernel width needs at least 2 training points; pass more "
+                         "rows of X or set kernel_width.")
+    upper = squared[~np.tri(len(squared), dtype=bool)]
+    middle = sorted({(upper.size - 1) // 2, upper.size // 2})
+    return float(np.mean(np.sqrt(np.partition(upper, middle)[middle])))
 
 
 def gaussian_kernel(A: np.ndarray, B: np.ndarray, width: float) -> np.ndarray:
     """K_ij = exp(-||a_i - b_j||^2 / (2 width^2)); squared distances by BLAS, in place."""
-    kernel = euclidean_distances(A, B, squared=True)
-    kernel *= -0.5 / width**2
-    return np.exp(kernel, out=kernel)
+    return kernel_from_squared(euclidean_distances(A, B, squared=True), width)
+
+
+def kernel_from_squared(squared: np.ndarray, width: float) -> np.ndarray:
+    """The Gaussian kernel from squared distances, overwriting ``squared``."""
+    squared *= -0.5 / width**2
+    return np.exp(squared, out=squared)
 
 
 class DenseKernel:
@@ -61,11 +82,16 @@ class DenseKernel:
     Parameters
     ----------
     X : (n, d) training points; width : kernel width w; scale : (n,) row scale s.
+    squared : (n, n) or None
+        X's squared pairwise distances if already computed (consumed: the kernel is built in
+        place); None computes them.
     """
 
-    def __init__(self, X: np.ndarray, width: float, scale: np.ndarray):
+    def __init__(self, X: np.ndarray, width: float, scale: np.ndarray,
+                 squared: np.ndarray | None = None):
         self.X, self.width, self.scale = X, width, scale
-        self.matrix = gaussian_kernel(X, X, width)
+        self.matrix = (gaussian_kernel(X, X, width) if squared is None
+                       else kernel_from_squared(squared, width))
         self.matrix *= scale[:, None]
         self.matrix *= scale[None, :]
 

@@ -14,7 +14,8 @@ eigendecomposition)
 
 with S = X^T H L H X (X centred in the constraint too). Features are ranked by the Euclidean
 norm of their row of P, largest first (ties: lower index). r defaults to the number of
-labels (S has rank at most L); eigenvectors of non-positive eigenvalues are dropped.
+labels (S has rank at most L); directions beyond the rank of the factor are dropped (the
+rank tolerance of :func:`~milab_widgets.multilabel.mddm_solvers.label_eigenvectors`).
 """
 
 from __future__ import annotations
@@ -24,6 +25,7 @@ import scipy.linalg
 
 from milab_widgets.exceptions import InputError
 from milab_widgets.mil.validation import check_choice
+from milab_widgets.multilabel.mddm_solvers import label_eigenvectors
 from milab_widgets.multilabel.selection import FeatureSelector
 
 __all__ = ["MDDMRanking"]
@@ -70,12 +72,11 @@ class MDDMRanking(FeatureSelector):
         dependence_factor = centred.T @ Y.astype(np.float64)  # A = X^T H Y, S = A A^T
         r = self._components(X.shape[1], Y.shape[1])
         if self.variant == "proj":
-            values, vectors = _top_eigenpairs(dependence_factor, r)
+            values, vectors = label_eigenvectors(dependence_factor)
         else:
             constraint = self.mu * (centred.T @ centred) + (1.0 - self.mu) * np.eye(X.shape[1])
-            values, vectors = _top_generalized_eigenpairs(dependence_factor, constraint, r)
-        keep = values > values.max() * 1e-12 if values.max() > 0 else values > 0
-        self.eigenvalues_, self.projection_ = values[keep], vectors[:, keep]
+            values, vectors = _generalized_eigenpairs(dependence_factor, constraint)
+        self.eigenvalues_, self.projection_ = values[:r], vectors[:, :r]
         self.weights_ = np.linalg.norm(self.projection_, axis=1)
         self.ranking_ = np.argsort(-self.weights_, kind="stable").astype(np.int64)
 
@@ -96,18 +97,11 @@ class MDDMRanking(FeatureSelector):
         return int(self.n_components)
 
 
-def _top_eigenpairs(factor: np.ndarray, r: int):
-    """Top r eigenpairs of S = F F^T: F's left singular vectors and squared singular values
-    (an SVD of the d x L factor instead of a d x d eigendecomposition)."""
-    vectors, singular, _ = scipy.linalg.svd(factor, full_matrices=False)
-    return singular[:r] ** 2, vectors[:, :r]
-
-
-def _top_generalized_eigenpairs(factor: np.ndarray, constraint: np.ndarray, r: int):
-    """Top r solutions of F F^T p = lambda B p with p^T B p = 1: with B = C C^T (Cholesky),
-    q = C^T p solves (C^-1 F)(C^-1 F)^T q = lambda q."""
+def _generalized_eigenpairs(factor: np.ndarray, constraint: np.ndarray):
+    """The solutions of F F^T p = lambda B p with p^T B p = 1 and lambda > 0, descending: with
+    B = C C^T (Cholesky), q = C^T p solves (C^-1 F)(C^-1 F)^T q = lambda q."""
     lower = scipy.linalg.cholesky(constraint, lower=True)
-    values, q = _top_eigenpairs(scipy.linalg.solve_triangular(lower, factor, lower=True), r)
+    values, q = label_eigenvectors(scipy.linalg.solve_triangular(lower, factor, lower=True))
     return values, scipy.linalg.solve_triangular(lower.T, q, lower=False)
 
 

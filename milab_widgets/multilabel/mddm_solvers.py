@@ -25,33 +25,50 @@ import warnings
 import numpy as np
 import scipy.linalg
 from scipy.sparse.linalg import LinearOperator, lobpcg
+from sklearn.utils.extmath import svd_flip
 
 from milab_widgets.exceptions import InputError
 
 __all__ = ["label_eigenvectors", "solve_direct", "solve_eig", "solve_lobpcg", "solve_low_rank"]
 
-#: Eigenvalues of Q^T Q (or of K) below this fraction of the largest count as zero.
+#: Eigenvalues of K below this fraction of the largest count as zero (``solve_low_rank``).
 RANK_RTOL = 1e-10
+#: Singular values of a label matrix below this fraction of the largest count as zero.
+LABEL_RANK_RTOL = float(np.sqrt(np.finfo(np.float64).eps))
 
 
 def label_eigenvectors(Q: np.ndarray, n_components: int | None = None):
-    """Lemma 1: the top eigenpairs (s, B) of the n x n matrix Q Q^T from the c x c Q^T Q.
+    """Lemma 1 by an SVD: the top eigenpairs (s, B) of Q Q^T without forming an n x n matrix.
 
-    Returns s (k,) descending and B = Q V diag(s)^(-1/2) (n x k, orthonormal columns).
-    Only eigenvalues above ``RANK_RTOL`` times the largest are directions of Q Q^T
-    (H Y has rank c - 1 when, e.g., every instance has exactly one label); asking for more
-    ``n_components`` than that rank is an InputError.
+    Seed 004, Lemma 1 (papers/LSkMDDM.md): if Q^T Q v = s v, ||v|| = 1, then u = Q v / sqrt(s)
+    is a unit eigenvector of Q Q^T with eigenvalue s. With the thin SVD Q = U diag(sigma) V^T
+    this is u_j = Q v_j / sigma_j = U[:, j] and s_j = sigma_j^2, so one SVD of the n x c Q
+    (O(n c^2)) gives both, without forming Q^T Q (which squares the condition number).
+
+    Rank tolerance: sigma_j > sqrt(eps) sigma_1 (:data:`LABEL_RANK_RTOL`), i.e. eigenvalues
+    s_j > eps s_1: smaller ones are zero to working precision as eigenvalues of Q Q^T, and
+    the tolerance stays above the rounding of Q itself (sums over n rows, e.g. X^T H Y, err
+    by ~n eps). Only those directions carry label information (H Y has rank c - 1 when every
+    instance has exactly one label, less with duplicated labels).
+
+    Used for kMDDM's targets (Q = H Y), KCCA's whitened targets (Q = Y: U spans
+    Y (Y^T Y)^(-1/2)) and MDDM's projection (Q = X^T H Y, S = Q Q^T).
+
+    Signs: the largest entry of each v_j is positive, so B does not depend on the order of
+    Q's rows. Returns s (k,) descending and B (n x k, orthonormal columns): k is
+    ``n_components``, or the rank when None; ``n_components`` outside [1, rank] is an
+    InputError.
     """
-    values, vectors = np.linalg.eigh(Q.T @ Q)
-    values, vectors = values[::-1], vectors[:, ::-1]
-    rank = int(np.sum(values > RANK_RTOL * values[0])) if values[0] > 0 else 0
-    k = rank if n_components is None else n_components
-    if k > rank:
+    left, singular, right = scipy.linalg.svd(Q, full_matrices=False)
+    left, _ = svd_flip(left, right, u_based_decision=False)
+    rank = int(np.sum(singular > LABEL_RANK_RTOL * singular[0])) if singular.size else 0
+    if n_components is not None and not 1 <= n_components <= rank:
         raise InputError(
-            f"n_components={n_components} but the centred label matrix H Y has rank {rank}: "
-            f"only {rank} directions carry label information; use n_components <= {rank}."
+            f"n_components={n_components} but the label matrix has rank {rank}: only {rank} "
+            f"directions carry label information; use n_components in [1, {rank}]."
         )
-    return values[:k], Q @ (vectors[:, :k] / np.sqrt(values[:k]))
+    k = rank if n_components is None else int(n_components)
+    return singular[:k] ** 2, left[:, :k]
 
 
 def solve_eig(K: np.ndarray, Q: np.ndarray, k: int, rcond: float | None = None):

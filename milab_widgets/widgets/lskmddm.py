@@ -15,23 +15,28 @@ from __future__ import annotations
 
 import html
 
-import altair as alt
 import ipywidgets as widgets
 import numpy as np
 import pandas as pd
 
 from milab_widgets.charts import use_lab_charts
+from milab_widgets.charts.lskmddm import embedding_chart
 from milab_widgets.data import list_datasets, load_dataset
 from milab_widgets.experiments.lskmddm import (
     SEED_METRICS,
     TIMING_SOLVERS,
-    random_partition,
-    split_labels,
     evaluate_embedding,
     make_method,
+    random_partition,
+    split_labels,
     time_solvers,
 )
-from milab_widgets.widgets.base import Panel, dataset_choices, show_chart_image, show_objects
+from milab_widgets.widgets.base import (
+    Panel,
+    dataset_choices,
+    show_chart_image,
+    show_objects,
+)
 
 __all__ = ["LSkMDDMPanel"]
 
@@ -145,15 +150,8 @@ class LSkMDDMPanel(Panel):
     def _redraw(self) -> None:
         if self.embedding is None or self.embedding.shape[1] < 2:
             return
-        labels = self._data[3][:, self.label.value]
-        frame = pd.DataFrame({"coordinate 1": self.embedding[:, 0],
-                              "coordinate 2": self.embedding[:, 1],
-                              self.label.label: np.where(labels == 1, "has label", "no label")})
-        chart = alt.Chart(frame).mark_circle(size=25, opacity=0.7).encode(
-            x="coordinate 1:Q", y="coordinate 2:Q",
-            color=alt.Color(f"{self.label.label}:N", sort=["has label", "no label"]),
-        ).properties(width=330, height=260,
-                     title=f"{self.method.value}: held-out rows, first two coordinates")
+        chart = embedding_chart(self.embedding, self._data[3][:, self.label.value],
+                                self.label.label, self.method.value)
         show_chart_image(self.scatter_output, chart)
 
 

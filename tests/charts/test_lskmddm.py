@@ -30,3 +30,17 @@ def test_every_chart_builds():
     for chart in built:
         assert "$schema" in chart.to_dict()
     assert "(n^3.00)" in str(charts.timing_chart(timing).to_dict())
+
+
+def test_embedding_chart_encodes_the_first_two_coordinates_and_the_label():
+    embedding = np.arange(12.0).reshape(4, 3)
+    spec = charts.embedding_chart(embedding, np.array([1, 0, 0, 1]), "Beach.x", "KCCA").to_dict()
+    encoding = spec["encoding"]
+    assert (encoding["x"]["field"], encoding["y"]["field"]) == ("coordinate 1", "coordinate 2")
+    assert encoding["color"]["field"] == "label" and encoding["color"]["title"] == "Beach.x"
+    assert encoding["color"]["scale"]["domain"] == ["has label", "no label"]
+    rows = next(iter(spec["datasets"].values()))
+    assert [(r["coordinate 1"], r["coordinate 2"], r["label"]) for r in rows] == [
+        (0.0, 1.0, "has label"), (3.0, 4.0, "no label"), (6.0, 7.0, "no label"),
+        (9.0, 10.0, "has label")]
+    assert spec["title"] == "KCCA: held-out rows, first two coordinates"

@@ -10,7 +10,11 @@ from sklearn.base import clone
 
 from milab_widgets.exceptions import InputError
 from milab_widgets.multilabel import KernelMDDM
-from milab_widgets.multilabel.kernel_operators import gaussian_kernel, median_distance
+from milab_widgets.multilabel.kernel_operators import (
+    gaussian_kernel,
+    median_distance,
+    median_from_squared,
+)
 from milab_widgets.multilabel.mddm_solvers import label_eigenvectors
 
 
@@ -40,6 +44,27 @@ def test_kernel_and_median_width_match_scipy(data):
     assert median_distance(X) == pytest.approx(width, rel=1e-12)
     expected = np.exp(-cdist(X[:7], X, "sqeuclidean") / (2 * width**2))
     np.testing.assert_allclose(gaussian_kernel(X[:7], X, width), expected, atol=1e-12)
+
+
+@pytest.mark.parametrize("n", [2, 3, 4, 5, 40])
+def test_median_from_squared_is_numpys_median_over_the_pairs(n):
+    X = np.random.default_rng(n).normal(size=(n, 3))
+    assert median_from_squared(cdist(X, X, "sqeuclidean")) == pytest.approx(
+        np.median(pdist(X)), rel=1e-12)
+
+
+@pytest.mark.parametrize("solver", ["eig", "direct"])
+def test_median_width_and_kernel_share_one_distance_pass(data, solver):
+    """With duplicated rows: the width is the median over all n rows' pairs (as before), and
+    the embedding equals the one from the kernel built separately with that width."""
+    X, Y = data
+    X = np.r_[X, X[:10]]
+    Y = np.r_[Y, Y[:10]]
+    model = KernelMDDM(solver=solver).fit(X, Y)
+    assert model.kernel_width_ == pytest.approx(np.median(pdist(X)), rel=1e-12)
+    separate = KernelMDDM(solver=solver, kernel_width=model.kernel_width_).fit(X, Y)
+    assert largest_angle(model.transform(X), separate.transform(X)) < 1e-10
+    np.testing.assert_allclose(model.eigenvalues_, separate.eigenvalues_, rtol=1e-10)
 
 
 def test_eig_solves_the_generalised_eigenproblem_like_scipy(data):
