@@ -1,16 +1,14 @@
 """A document as a list of blocks, rendered to Markdown and to self-contained HTML.
 
 The reproduction report (:mod:`milab_widgets.report`) is composed once as blocks and written
-in both formats, so the two never drift apart. Text blocks take a small Markdown subset:
-paragraphs separated by blank lines, ``- `` list items, ```code```, ``**bold**``,
-``*italic*`` and ``[text](url)``; table cells take the inline part of it. Images are linked by relative path,
-so a report works from inside its output folder.
+as Markdown; the HTML page is that Markdown rendered by mistune (with its table plugin), so
+the two never drift apart. Images are linked by relative path, so a report works from inside
+its output folder.
 """
 
 from __future__ import annotations
 
 import html
-import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -64,12 +62,10 @@ table { border-collapse: collapse; margin: .4em 0 1.2em; font-size: 13px; }
 th, td { border: 1px solid #ddd; padding: .25em .6em; text-align: left; vertical-align: top; }
 th { background: #eef3f8; }
 tr:nth-child(even) td { background: #f8f8f8; }
-p.caption { font-style: italic; margin-bottom: .2em; }
 td.yes, td.ok { background: #d9f2e3 !important; }
 td.partly { background: #fff3cd !important; }
 td.no, td.failed { background: #f8d7da !important; }
-figure { margin: 1em 0; } figure img { max-width: 100%; border: 1px solid #eee; }
-figcaption { font-size: 13px; color: #555; }
+img { max-width: 100%; border: 1px solid #eee; }
 details { margin: .6em 0 1em; } summary { cursor: pointer; color: #0072B2; }
 """
 
@@ -106,65 +102,13 @@ def markdown_table(frame: pd.DataFrame) -> str:
 
 # -- HTML -------------------------------------------------------------------------------------
 def to_html(blocks: Sequence, title: str) -> str:
-    """The blocks as one HTML page with its style sheet inline."""
-    body = "\n".join(_html(block) for block in blocks)
+    """The blocks as one HTML page (their Markdown rendered by mistune) with its style sheet
+    inline; table cells that are exactly one of STATUS_WORDS get that word as their class."""
+    import mistune
+
+    body = mistune.create_markdown(escape=False, plugins=["table"])(to_markdown(blocks))
+    for word in STATUS_WORDS:
+        body = body.replace(f"<td>{word}</td>", f'<td class="{word}">{word}</td>')
     return (f"<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
             f"<title>{html.escape(title)}</title>\n<style>{_CSS}</style>\n</head>\n"
             f"<body><main>\n{body}\n</main></body>\n</html>\n")
-
-
-def _html(block) -> str:
-    if isinstance(block, Heading):
-        anchor = f' id="{block.anchor}"' if block.anchor else ""
-        return f"<h{block.level}{anchor}>{inline_html(block.text)}</h{block.level}>"
-    if isinstance(block, Text):
-        return text_html(block.text)
-    if isinstance(block, Table):
-        caption = f'<p class="caption">{inline_html(block.caption)}</p>\n' if block.caption else ""
-        return caption + html_table(block.frame)
-    if isinstance(block, Image):
-        path, alt = html.escape(block.path), html.escape(block.alt)
-        return (f'<figure><a href="{path}"><img src="{path}" alt="{alt}"></a>'
-                f"<figcaption>{alt}</figcaption></figure>")
-    inner = "\n".join(_html(child) for child in block.blocks)
-    return f"<details><summary>{inline_html(block.summary)}</summary>\n{inner}\n</details>"
-
-
-def html_table(frame: pd.DataFrame) -> str:
-    """``frame`` as an HTML table; cells rendered with :func:`inline_html`, and cells that
-    are exactly one of STATUS_WORDS get that word as their class."""
-    cells = frame.astype(str).apply(lambda column: column.map(inline_html))
-    table = cells.to_html(index=False, escape=False, border=0)
-    for word in STATUS_WORDS:
-        table = table.replace(f"<td>{word}</td>", f'<td class="{word}">{word}</td>')
-    return table
-
-
-def text_html(text: str) -> str:
-    """Paragraphs (split at blank lines) and ``- `` bullet lists as HTML."""
-    parts = []
-    for paragraph in re.split(r"\n\s*\n", text.strip()):
-        lines = paragraph.splitlines()
-        if all(line.startswith("- ") for line in lines):
-            items = "".join(f"<li>{inline_html(line[2:])}</li>" for line in lines)
-            parts.append(f"<ul>{items}</ul>")
-        else:
-            parts.append(f"<p>{inline_html(' '.join(lines))}</p>")
-    return "\n".join(parts)
-
-
-_INLINE = (
-    (re.compile(r"`([^`]+)`"), r"<code>\1</code>"),
-    (re.compile(r"\*\*(.+?)\*\*"), r"<strong>\1</strong>"),
-    (re.compile(r"\*([^*\s][^*]*)\*"), r"<em>\1</em>"),
-    (re.compile(r"\[([^\]]+)\]\(([^)\s]+)\)"), r'<a href="\2">\1</a>'),
-)
-
-
-def inline_html(text: str) -> str:
-    """Escape ``text`` for HTML, then render its ```code```, ``**bold**``, ``*italic*`` and
-    links."""
-    text = html.escape(str(text), quote=False)
-    for pattern, replacement in _INLINE:
-        text = pattern.sub(replacement, text)
-    return text

@@ -9,7 +9,7 @@ Everything is read from what the notebooks wrote, nothing is recomputed, so
 ``milab report DIR`` rebuilds the report of past runs:
 
 * the executed notebook's papermill metadata: time, and whether (and where) it failed;
-* ``settings.json`` (mode and seed), ``verdict.md``, ``skipped.txt``;
+* ``settings.json`` (mode, seed and the skipped datasets), ``verdict.md``;
 * ``claims.csv``: one row per claim and case; the columns left of ``holds`` (except
   ``claim``) name the case, the columns right of it are the evidence;
 * the tables and chart each paper declares in :data:`HEADLINES`.
@@ -18,7 +18,6 @@ Everything is read from what the notebooks wrote, nothing is recomputed, so
 from __future__ import annotations
 
 import json
-import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -108,22 +107,36 @@ HEADLINES: dict[str, PaperSpec] = {
 }
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class PaperResult:
-    """One paper's run as its output folder records it."""
+    """One paper's run as its output folder records it: ``settings`` is its
+    ``settings.json`` (with ``skipped``: name -> how to get it), ``claims`` its
+    ``claims.csv``, each read once."""
 
     paper: str
     folder: Path
     title: str
-    quick: bool | None
-    seed: int | None
     seconds: float | None
     notebook: Path | None
     error: str | None
+    settings: dict
+    claims: pd.DataFrame
 
     @property
     def ok(self) -> bool:
         return self.error is None
+
+    @property
+    def quick(self) -> bool | None:
+        return self.settings.get("quick")
+
+    @property
+    def seed(self) -> int | None:
+        return self.settings.get("seed")
+
+    @property
+    def skipped(self) -> dict[str, str]:
+        return self.settings.get("skipped", {})
 
 
 # -- reading an output folder ----------------------------------------------------------------
@@ -136,9 +149,9 @@ def read_result(output: Path, paper: str, error: str | None = None) -> PaperResu
     error = error or run.get("error")
     if error is None and not (folder / "verdict.md").is_file():
         error = "no verdict.md: the notebook did not finish"
-    return PaperResult(paper, folder, run.get("title", paper), settings.get("quick"),
-                       settings.get("seed"), run.get("seconds"),
-                       notebook if notebook.is_file() else None, error)
+    return PaperResult(paper, folder, run.get("title", paper), run.get("seconds"),
+                       notebook if notebook.is_file() else None, error, settings,
+                       read_claims(folder))
 
 
 def read_notebook(path: Path) -> dict:
@@ -160,14 +173,6 @@ def read_notebook(path: Path) -> dict:
 def read_settings(folder: Path) -> dict:
     path = folder / "settings.json"
     return json.loads(path.read_text()) if path.is_file() else {}
-
-
-def read_skipped(folder: Path) -> dict[str, str]:
-    """``skipped.txt`` as name -> reason (and how to get the data)."""
-    path = folder / "skipped.txt"
-    lines = path.read_text().splitlines() if path.is_file() else []
-    return dict(re.match(r"skipped ([^:]+): (.*)", line).groups() for line in lines
-                if line.startswith("skipped "))
 
 
 def read_claims(folder: Path) -> pd.DataFrame:
@@ -269,7 +274,7 @@ def report_blocks(results: list[PaperResult], output_label: str) -> list:
 def summary_table(results: list[PaperResult]) -> pd.DataFrame:
     rows = []
     for result in results:
-        claims = read_claims(result.folder) if result.ok else None
+        claims = result.claims if result.ok else None
         rows.append({
             "paper": f"[{result.paper}](#{result.paper})",
             "status": "ok" if result.ok else "failed",
@@ -278,7 +283,7 @@ def summary_table(results: list[PaperResult]) -> pd.DataFrame:
             "cases holding": "" if claims is None else
             f"{int(claims.holds.sum())} of {len(claims)}",
             "time": duration(result.seconds),
-            "skipped": ", ".join(read_skipped(result.folder)) or "none",
+            "skipped": ", ".join(result.skipped) or "none",
         })
     return pd.DataFrame(rows)
 
@@ -297,10 +302,10 @@ def paper_blocks(result: PaperResult, output_label: str) -> list:
                Text((result.folder / "verdict.md").read_text().strip())]
     if spec.note:
         blocks.append(Text(f"*{spec.note}*"))
-    blocks += claim_blocks(read_claims(result.folder))
+    blocks += claim_blocks(result.claims)
     blocks += [Heading(3, "Regenerated tables")] + headline_blocks(result.folder, spec)
-    blocks += chart_blocks(result, spec) + skipped_blocks(result.folder)
-    return blocks + settings_blocks(result.folder)
+    blocks += chart_blocks(result, spec) + skipped_blocks(result.skipped)
+    return blocks + settings_blocks(result.settings)
 
 
 def notebook_link(paper: str) -> str:
@@ -348,14 +353,13 @@ def chart_blocks(result: PaperResult, spec: PaperSpec) -> list:
                                             f"{result.paper}: {written[0]}")]
 
 
-def skipped_blocks(folder: Path) -> list:
-    skipped = read_skipped(folder)
+def skipped_blocks(skipped: dict[str, str]) -> list:
     lines = "\n".join(f"- **{name}**: {reason}" for name, reason in skipped.items())
     return [Heading(3, "Skipped datasets"), Text(lines or "None: every dataset was available.")]
 
 
-def settings_blocks(folder: Path) -> list:
-    settings = {k: v for k, v in read_settings(folder).items() if k != "skipped"}
+def settings_blocks(settings: dict) -> list:
+    settings = {k: v for k, v in settings.items() if k != "skipped"}
     frame = pd.DataFrame({"setting": list(settings),
                           "value": [json.dumps(value) for value in settings.values()]})
     return [Details("Settings of this run", (Table(frame),))]
@@ -370,7 +374,7 @@ def build_report(output, errors: Mapping[str, str] | None = None) -> tuple[Path,
     papers = [p for p in PAPERS if (folder / p).is_dir() or p in errors]
     if not papers:
         raise InputError(f"no paper output folder ({', '.join(PAPERS)}) in {folder}; "
-                                f"run `milab reproduce --all --output {output}` first.")
+                         f"run `milab reproduce --all --output {output}` first.")
     results = [read_result(folder, paper, errors.get(paper)) for paper in papers]
     blocks = report_blocks(results, str(output))
     markdown, page = folder / "REPORT.md", folder / "REPORT.html"

@@ -14,7 +14,8 @@ import pytest
 from papermill.exceptions import PapermillExecutionError
 
 from milab_widgets import cli, reproduce
-from milab_widgets.markup import inline_html, markdown_table
+from milab_widgets.experiments.tables import write_tables
+from milab_widgets.markup import Table, Text, markdown_table, to_html
 from milab_widgets.report import (
     PaperResult,
     build_report,
@@ -44,13 +45,10 @@ def write_paper(output, paper, claims, tables=(), skipped=None, quick=True, seed
     """``<output>/<paper>/`` as a finished run writes it."""
     folder = output / paper
     write_notebook(folder / PAPERS[paper], quick=quick, seed=seed, seconds=seconds)
-    pd.DataFrame(claims).to_csv(folder / "claims.csv", index=False)
-    for stem, table in dict(tables).items():
-        pd.DataFrame(table).to_csv(folder / f"{stem}.csv", index=False)
+    frames = {stem: pd.DataFrame(table)
+              for stem, table in {"claims": claims, **dict(tables)}.items()}
+    write_tables(folder, frames, {"quick": quick, "seed": seed, "k": 10}, skipped or {})
     (folder / "verdict.md").write_text(f"verdict of {paper}\n")
-    (folder / "settings.json").write_text(json.dumps({"quick": quick, "seed": seed, "k": 10}))
-    (folder / "skipped.txt").write_text("".join(f"skipped {name}: {why}\n"
-                                                for name, why in (skipped or {}).items()))
     return folder
 
 
@@ -90,7 +88,7 @@ def test_report_shows_claims_paper_numbers_chart_and_skips_in_markdown_and_html(
     assert "| intH >= minH, maxH | partly | 1 of 2 | musk1 / KNN |" in md
     assert "| intH >= aveH, adaH | yes | 2 of 2 | all |" in md
     assert "| CDVSE > SVDD | no | 0 of 2 | none |" in md
-    assert "<td>intH &gt;= minH, maxH</td>\n      <td class=\"partly\">partly</td>" in html
+    assert "<td>intH &gt;= minH, maxH</td>\n  <td class=\"partly\">partly</td>" in html
     assert '<td class="no">no</td>' in html and '<td class="yes">yes</td>' in html
     for text in (md, html):
         assert "95.16 ± 1.41" in text and "82.20 ± 3.88" in text  # paper's and ours
@@ -126,7 +124,8 @@ def test_report_names_failed_and_missing_papers_and_where_the_traceback_is(two_p
 
 def test_the_report_names_the_commands_that_reproduce_it(tmp_path):
     def result(paper, quick, seed=0):
-        return PaperResult(paper, tmp_path, paper, quick, seed, 1.0, None, None)
+        return PaperResult(paper, tmp_path, paper, 1.0, None, None,
+                           {"quick": quick, "seed": seed}, pd.DataFrame())
 
     assert reproduce_commands([result(p, False) for p in PAPERS], "reports") == [
         "milab reproduce --all --full --output reports"]
@@ -137,10 +136,13 @@ def test_the_report_names_the_commands_that_reproduce_it(tmp_path):
 
 
 def test_markup_escapes_html_and_pipes():
-    assert inline_html("a < b, **c**, `d`, *e* [f](g.png)") == (
-        'a &lt; b, <strong>c</strong>, <code>d</code>, <em>e</em> <a href="g.png">f</a>')
     table = markdown_table(pd.DataFrame({"x|y": ["1|2"], "z": ["a\nb"]}))
     assert table == "| x\\|y | z |\n| --- | --- |\n| 1\\|2 | a b |"
+    page = to_html([Text("a < b, **c**, `d`, *e* [f](g.png)"),
+                    Table(pd.DataFrame({"claim": ["x|y"], "holds": ["yes"]}))], "t")
+    assert ('a &lt; b, <strong>c</strong>, <code>d</code>, <em>e</em> <a href="g.png">f</a>'
+            in page)
+    assert "<td>x|y</td>" in page and '<td class="yes">yes</td>' in page
 
 
 def test_milab_report_rebuilds_without_running_and_fails_on_an_empty_folder(
