@@ -61,7 +61,7 @@ class LSkMDDMPanel(Panel):
     def __init__(self, dataset: str | None = None, n_train: int = 800, run: bool = True):
         use_lab_charts()
         self.n_train = n_train
-        self._data = self._data_name = None
+        self._data = None
         wide = {"description_width": "initial"}
         options, first = dataset_choices(_choosable(list_datasets()), preferred=("scene",))
         self.dataset = widgets.Dropdown(options=options, value=dataset or first,
@@ -102,7 +102,6 @@ class LSkMDDMPanel(Panel):
             train, test = random_partition(len(data), min(self.n_train, 2 * len(data) // 3),
                                      1000, SPLIT_SEED)
             self._data = (*split_labels(data, train, test), data)
-            self._data_name = self.dataset.value
             names = [name for name, kept in zip(data.label_names, _kept(data, train)) if kept]
             self.label.options = [(name, j) for j, name in enumerate(names)]
             self.label.value = 0
@@ -143,7 +142,7 @@ class LSkMDDMPanel(Panel):
     def _loaded(self) -> tuple:
         """The split of the chosen dataset; loads it again if its last load failed (so a
         missing dataset is reported as such, and never replaced by the previous one)."""
-        if self._data_name != self.dataset.value:
+        if self._data is None or self._data[-1].name != self.dataset.value:
             self.load()
         return self._data
 

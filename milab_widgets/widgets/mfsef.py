@@ -149,8 +149,10 @@ class MFSEFPanel(Panel):
     def load(self) -> None:
         """Load the dataset, rank its features by relevance and show the expert view."""
         with self.working(f"loading {self.dataset.value}"):
-            self.relevance = None  # no expert-view redraws while the controls are refilled,
-            data = load_dataset(self.dataset.value)  # nor of another dataset if this fails
+            # No expert-view redraws while the controls are refilled, nor of the previous
+            # dataset if this load fails.
+            self.relevance = None
+            data = load_dataset(self.dataset.value)
             train, _ = data.train_test()
             relevance = label_relevance(train.X, train.Y)
             self._overview = waterfall_overview(data)

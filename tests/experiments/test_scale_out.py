@@ -44,9 +44,12 @@ def test_grid_on_a_dask_local_cluster_gives_the_serial_table(require_dataset):
     serial = cdvse.run(["thyroid"], **GRID).runs
     with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
                                   dashboard_address=None) as cluster, \
-            distributed.Client(cluster) as client, joblib.parallel_backend("dask"):
+            distributed.Client(cluster) as client, joblib.parallel_backend("dask"), \
+            distributed.get_task_stream(client) as stream:
         on_dask = cdvse.run(["thyroid"], **GRID).runs
-        assert sum(client.run(lambda: 1).values()) == 2  # two worker processes were used
+        workers = set(client.scheduler_info()["workers"])
+    ran_on = {task["worker"] for task in stream.data}
+    assert ran_on and ran_on <= workers, "the grid's tasks must run on the cluster's workers"
     pd.testing.assert_frame_equal(on_dask, serial)
 
 
