@@ -27,12 +27,16 @@ surrogate (seed eq. 19), which lies below J for every p and touches it at (a).
 
 Selection: base SVDDs with w_k < 1/M are dropped (if none reaches 1/M, the largest weight
 is kept). Decision: x is normal iff sum_{k kept} w_k d_k(x) <= sum_{k kept} w_k r_k.
+When every w_k is 0 (the l1 penalty gamma outweighs both other terms, e.g. a large
+``gamma_l1``), that rule would read 0 <= 0 and call every point normal; ``fit`` raises an
+:class:`~milab_widgets.exceptions.InputError` instead, naming gamma_l1 and lam.
 """
 
 from __future__ import annotations
 
 import numpy as np
 
+from milab_widgets.exceptions import InputError
 from milab_widgets.mil.validation import check_non_negative_float
 from milab_widgets.oneclass.ensembles import _SphereEnsemble, fit_bootstrap_spheres
 from milab_widgets.oneclass.qp import nonnegative_qp
@@ -89,8 +93,17 @@ def half_quadratic_weights(radii, distances, sigma, lam=1.0, gamma_l1=1.0, max_i
     return w, np.array(history)
 
 
-def selected_spheres(weights) -> np.ndarray:
-    """Indices with w_k >= 1/M; the largest weight alone when none qualifies."""
+def selected_spheres(weights, gamma_l1: float, lam: float) -> np.ndarray:
+    """Indices with w_k >= 1/M; the largest weight alone when none qualifies.
+
+    All-zero weights select nothing, which is an InputError (the decision would be 0 <= 0).
+    """
+    if not (weights > 0).any():
+        raise InputError(
+            f"every CDVSE weight is 0: the l1 penalty gamma_l1={gamma_l1!r} outweighs the "
+            f"correntropy and distance-variance terms (lam={lam!r}), so no base SVDD is "
+            "selected and the ensemble would call every point normal. Lower gamma_l1 (or "
+            "raise lam).")
     kept = np.flatnonzero(weights >= 1.0 / len(weights))
     return kept if len(kept) else np.array([int(np.argmax(weights))])
 
@@ -102,15 +115,16 @@ class CDVSESVDD(_SphereEnsemble):
     ----------
     n_estimators : int, default=50
         M, the number of bootstrap base SVDDs before selection.
-    C, gamma, tol :
+    C, gamma, tol, nu :
         The base SVDDs' parameters, as for :class:`~milab_widgets.oneclass.SVDD` (gamma is
-        the seed's zeta).
+        the seed's zeta; C or nu, not both, nu meaning C = 1 / (nu n) with n = len(X)).
     sigma : float, default=0.3
         Width of the correntropy kernel on the radii.
     lam : float, default=1.0
         lambda, weight of the distance-variance term.
     gamma_l1 : float, default=1.0
         gamma of the seed, weight of the l1 penalty (named apart from the kernel's gamma).
+        So large that every weight is 0, ``fit`` raises an InputError.
     max_iter : int, default=20
         T_max, the half-quadratic steps.
     random_state : int, Generator or None
@@ -139,11 +153,13 @@ class CDVSESVDD(_SphereEnsemble):
     analysis based on maximum correntropy criterion. IEEE Trans. Image Processing, 20(6).
     """
 
-    def __init__(self, n_estimators: int = 50, C: float = 1.0, gamma: float = 1.0,
+    def __init__(self, n_estimators: int = 50, C: float | None = None, gamma: float = 1.0,
                  sigma: float = 0.3, lam: float = 1.0, gamma_l1: float = 1.0,
-                 max_iter: int = 20, tol: float = 1e-3, random_state=None):
+                 max_iter: int = 20, tol: float = 1e-3, random_state=None,
+                 nu: float | None = None):
         self.n_estimators = n_estimators
         self.C = C
+        self.nu = nu
         self.gamma = gamma
         self.sigma = sigma
         self.lam = lam
@@ -162,10 +178,10 @@ class CDVSESVDD(_SphereEnsemble):
         steps = check_positive_int(self.max_iter, "max_iter")
         if spheres is None:
             spheres = fit_bootstrap_spheres(X, C, gamma, tol, n_estimators, self.random_state)
-        self.spheres_ = spheres
-        self.weights_, self.objective_ = half_quadratic_weights(
-            spheres.radii, spheres.distances(X), sigma, lam, gamma_l1, steps)
-        self.selected_ = selected_spheres(self.weights_)
+        weights, objective = half_quadratic_weights(spheres.radii, spheres.distances(X), sigma,
+                                                    lam, gamma_l1, steps)
+        self.selected_ = selected_spheres(weights, gamma_l1, lam)
+        self.spheres_, self.weights_, self.objective_ = spheres, weights, objective
         self.kept_spheres_ = spheres.subset(self.selected_)
         self.ensemble_radius_ = float(self.weights_[self.selected_] @ self.kept_spheres_.radii)
         return self

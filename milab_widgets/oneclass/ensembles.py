@@ -1,6 +1,6 @@
 """The seed's baseline SVDD ensembles: Bagging (majority vote) and AdaBoost.
 
-Both share the base SVDDs' parameters C and gamma (zeta) with the single SVDD and keep
+Both share the base SVDDs' parameters C (or nu) and gamma (zeta) with the single SVDD and keep
 their spheres in one :class:`~milab_widgets.oneclass.spheres.Spheres`, so predicting costs
 one kernel block against the union of the support vectors.
 """
@@ -14,9 +14,9 @@ from sklearn.utils.validation import check_is_fitted
 from milab_widgets.data.arrays import as_feature_matrix, as_oneclass_labels
 from milab_widgets.oneclass.spheres import Spheres, bootstrap_counts, fit_sphere
 from milab_widgets.oneclass.validation import (
-    check_C,
     check_positive_float,
     check_positive_int,
+    resolve_C,
 )
 
 __all__ = ["AdaBoostSVDD", "BaggingSVDD"]
@@ -30,9 +30,10 @@ class _SphereEnsemble(OutlierMixin, BaseEstimator):
     """Parameter checks, fitted-state access and the +1/-1 rule shared by the ensembles."""
 
     def _checked_data(self, X):
-        """Validated X plus C, gamma, tol and the number of base SVDDs."""
+        """Validated X plus C (from C or nu, n = len(X): every base SVDD's weights sum to
+        n), gamma, tol and the number of base SVDDs."""
         X = as_feature_matrix(X)
-        C = check_C(self.C, np.ones(len(X)))
+        C = resolve_C(self.C, self.nu, np.ones(len(X)))
         return (X, C, check_positive_float(self.gamma, "gamma"),
                 check_positive_float(self.tol, "tol"),
                 check_positive_int(self.n_estimators, "n_estimators"))
@@ -65,8 +66,10 @@ class BaggingSVDD(_SphereEnsemble):
     ----------
     n_estimators : int, default=50
         M, the number of base SVDDs.
-    C, gamma, tol :
-        As for :class:`~milab_widgets.oneclass.SVDD` (gamma is the seed's zeta).
+    C, gamma, tol, nu :
+        As for :class:`~milab_widgets.oneclass.SVDD` (gamma is the seed's zeta; C or nu,
+        not both). nu means C = 1 / (nu n) for every base SVDD, n = len(X): a bootstrap
+        sample has n rows too.
     random_state : int, Generator or None
         Seeds the bootstrap samples; equal seeds give equal ensembles.
 
@@ -81,10 +84,11 @@ class BaggingSVDD(_SphereEnsemble):
     Tax, D. M. J., & Duin, R. P. W. (2001). Combining one-class classifiers. MCS 2001.
     """
 
-    def __init__(self, n_estimators: int = 50, C: float = 1.0, gamma: float = 1.0,
-                 tol: float = 1e-3, random_state=None):
+    def __init__(self, n_estimators: int = 50, C: float | None = None, gamma: float = 1.0,
+                 tol: float = 1e-3, random_state=None, nu: float | None = None):
         self.n_estimators = n_estimators
         self.C = C
+        self.nu = nu
         self.gamma = gamma
         self.tol = tol
         self.random_state = random_state
@@ -118,8 +122,9 @@ class AdaBoostSVDD(_SphereEnsemble):
     ----------
     n_estimators : int, default=50
         The most boosting rounds M.
-    C, gamma, tol :
-        As for :class:`~milab_widgets.oneclass.SVDD` (gamma is the seed's zeta).
+    C, gamma, tol, nu :
+        As for :class:`~milab_widgets.oneclass.SVDD` (gamma is the seed's zeta; C or nu,
+        not both). nu means C = 1 / (nu n), n = len(X): the boosting weights n w_i sum to n.
 
     Attributes
     ----------
@@ -136,10 +141,11 @@ class AdaBoostSVDD(_SphereEnsemble):
     learning and an application to boosting. J. Computer and System Sciences, 55, 119-139.
     """
 
-    def __init__(self, n_estimators: int = 50, C: float = 1.0, gamma: float = 1.0,
-                 tol: float = 1e-3):
+    def __init__(self, n_estimators: int = 50, C: float | None = None, gamma: float = 1.0,
+                 tol: float = 1e-3, nu: float | None = None):
         self.n_estimators = n_estimators
         self.C = C
+        self.nu = nu
         self.gamma = gamma
         self.tol = tol
 

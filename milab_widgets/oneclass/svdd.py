@@ -12,7 +12,9 @@ with K(x, y) = exp(-gamma ||x - y||^2) (the seed's zeta is ``gamma``) and C_i = 
 
 R^2 being that value at the unbounded support vectors (0 < a_i < C_i; averaged over them).
 With the RBF kernel SVDD is scikit-learn's OneClassSVM: nu = 1 / (C n), and its
-``dual_coef_ / (nu n)`` are these duals.
+``dual_coef_ / (nu n)`` are these duals. Either scale may be given: ``SVDD(C=...)`` or
+``SVDD(nu=...)`` (LIBSVM's one-class ``-n``, the fraction of training samples the sphere
+may leave out), converted by C = 1 / (nu n) with n the weighted training size.
 """
 
 from __future__ import annotations
@@ -29,9 +31,9 @@ from sklearn.utils.validation import check_is_fitted
 from milab_widgets.core.svdd import smo_svdd
 from milab_widgets.data.arrays import as_feature_matrix
 from milab_widgets.oneclass.validation import (
-    check_C,
     check_positive_float,
     check_sample_weight,
+    resolve_C,
 )
 
 __all__ = ["SVDD", "DualSolution", "solve_svdd_dual"]
@@ -92,9 +94,10 @@ class SVDD(OutlierMixin, BaseEstimator):
 
     Parameters
     ----------
-    C : float, default=1.0
+    C : float or None, default=None
         Upper bound of every dual (trade-off between sphere volume and slacks). Must be at
         least 1/n (the duals sum to 1); C >= 1 makes every sample a target (no slack).
+        Give C or nu, not both; with neither, C = 1.
     gamma : float, default=1.0
         Kernel width zeta in K(x, y) = exp(-zeta ||x - y||^2).
     tol : float, default=1e-3
@@ -104,6 +107,11 @@ class SVDD(OutlierMixin, BaseEstimator):
         when it is hit.
     cache_mb : float, default=200
         Memory for cached kernel rows.
+    nu : float in (0, 1] or None, default=None
+        The same parameter on OneClassSVM's scale: C = 1 / (nu n), n = sum of the sample
+        weights (the number of training samples when unweighted). At most a fraction nu of
+        the (weighted) training samples lies outside the sphere, at least nu are support
+        vectors. nu = 1 / n is C = 1 (hard sphere); nu = 1 puts every dual at its bound.
 
     Attributes
     ----------
@@ -119,6 +127,8 @@ class SVDD(OutlierMixin, BaseEstimator):
         ||a||^2 = sum_ij a_i a_j K(x_i, x_j).
     n_iter_ : int
         Solver iterations.
+    C_ : float
+        The dual bound used (C, or 1 / (nu n)).
 
     See Also
     --------
@@ -134,14 +144,18 @@ class SVDD(OutlierMixin, BaseEstimator):
     --------
     >>> import numpy as np
     >>> X = np.random.default_rng(0).normal(size=(100, 2))
-    >>> model = SVDD(C=0.1, gamma=0.5).fit(X)
-    >>> round(float(model.alpha_.sum()), 6), model.predict([[0.0, 0.0], [6.0, 6.0]]).tolist()
-    (1.0, [1, -1])
+    >>> model = SVDD(nu=0.1, gamma=0.5).fit(X)  # the same as C = 1 / (0.1 x 100)
+    >>> model.C_, round(float(model.alpha_.sum()), 6)
+    (0.1, 1.0)
+    >>> model.predict([[1.0, 0.0], [6.0, 6.0]]).tolist()
+    [1, -1]
     """
 
-    def __init__(self, C: float = 1.0, gamma: float = 1.0, tol: float = 1e-3,
-                 max_iter: int | None = None, cache_mb: float = CACHE_MB):
+    def __init__(self, C: float | None = None, gamma: float = 1.0, tol: float = 1e-3,
+                 max_iter: int | None = None, cache_mb: float = CACHE_MB,
+                 nu: float | None = None):
         self.C = C
+        self.nu = nu
         self.gamma = gamma
         self.tol = tol
         self.max_iter = max_iter
@@ -151,7 +165,7 @@ class SVDD(OutlierMixin, BaseEstimator):
         """Find the sphere; ``y`` is ignored (one-class), ``sample_weight`` scales each C_i."""
         X = as_feature_matrix(X)
         weights = check_sample_weight(sample_weight, len(X))
-        C = check_C(self.C, weights)
+        C = resolve_C(self.C, self.nu, weights)
         solution = solve_svdd_dual(X, check_positive_float(self.gamma, "gamma"), C, weights,
                                    check_positive_float(self.tol, "tol"), self.max_iter,
                                    check_positive_float(self.cache_mb, "cache_mb"))
@@ -159,6 +173,7 @@ class SVDD(OutlierMixin, BaseEstimator):
             warnings.warn(f"SVDD stopped after max_iter={solution.n_iter} iterations before "
                           f"reaching tol={self.tol}; raise max_iter or tol.", ConvergenceWarning,
                           stacklevel=2)
+        self.C_ = C
         self.alpha_ = solution.alpha
         self.support_ = np.flatnonzero(solution.alpha > 0)
         self.support_vectors_ = X[self.support_]

@@ -10,6 +10,7 @@ from milab_widgets.oneclass.cdvse import (
     auxiliary_weights,
     cdvse_objective,
     distance_moments,
+    half_quadratic_weights,
     surrogate_qp,
 )
 
@@ -119,3 +120,26 @@ def test_equal_seeds_give_equal_ensembles_and_spheres_can_be_reused():
 def test_bad_parameters_name_the_argument(params, name):
     with pytest.raises(InputError, match=name):
         CDVSESVDD(**params).fit(blobs())
+
+
+def test_nu_is_C_of_one_over_nu_n_for_every_base_svdd():
+    X = blobs()
+    by_nu = CDVSESVDD(n_estimators=8, nu=0.1, gamma=0.5, random_state=1).fit(X)
+    by_C = CDVSESVDD(n_estimators=8, C=1 / (0.1 * len(X)), gamma=0.5, random_state=1).fit(X)
+    np.testing.assert_allclose(by_nu.weights_, by_C.weights_, atol=1e-10)
+    with pytest.raises(InputError, match="exactly one"):
+        CDVSESVDD(C=0.1, nu=0.1).fit(X)
+    with pytest.raises(InputError, match="nu"):
+        CDVSESVDD(nu=2.0).fit(X)
+
+
+def test_all_zero_weights_are_a_clear_error_not_an_everything_normal_ensemble():
+    X = blobs()
+    spheres = CDVSESVDD(n_estimators=8, C=0.05, gamma=0.5, random_state=1).fit(X).spheres_
+    # with this penalty every gradient b_k of step (b) is negative: the optimum is w = 0
+    weights, _ = half_quadratic_weights(spheres.radii, spheres.distances(X), 0.3, 1.0, 1e6)
+    assert not weights.any()
+    model = CDVSESVDD(n_estimators=8, C=0.05, gamma=0.5, gamma_l1=1e6, random_state=1)
+    with pytest.raises(InputError, match=r"every CDVSE weight is 0.*Lower gamma_l1"):
+        model.fit(X, spheres=spheres)
+    assert not hasattr(model, "weights_")

@@ -62,3 +62,16 @@ def test_ensembles_reject_bad_input():
         AdaBoostSVDD().fit(X, np.zeros(len(X)))
     with pytest.raises(InputError, match="C=.* is below 1/n"):
         AdaBoostSVDD(C=0.001).fit(X, y)
+
+
+@pytest.mark.parametrize("estimator", [BaggingSVDD, AdaBoostSVDD])
+def test_ensembles_accept_nu_as_C_of_one_over_nu_n(estimator):
+    X, y = data(4)
+    nu = 0.1
+    seeded = {"random_state": 2} if estimator is BaggingSVDD else {}
+    by_nu = estimator(n_estimators=4, nu=nu, gamma=0.5, **seeded).fit(X, y)
+    by_C = estimator(n_estimators=4, C=1.0 / (nu * len(X)), gamma=0.5, **seeded).fit(X, y)
+    np.testing.assert_allclose(by_nu.spheres_.duals, by_C.spheres_.duals, atol=1e-12)
+    np.testing.assert_array_equal(by_nu.predict(X), by_C.predict(X))
+    with pytest.raises(InputError, match="exactly one"):
+        estimator(C=0.1, nu=0.1).fit(X, y)

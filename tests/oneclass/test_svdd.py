@@ -135,3 +135,56 @@ def test_scikit_learn_contract():
     model = SVDD(C=0.2, gamma=0.5)
     assert clone(model).get_params() == model.get_params()
     assert model.fit(gaussian(30, 2)) is model and not hasattr(SVDD(), "alpha_")
+
+
+# -- nu: OneClassSVM's scale of C ---------------------------------------------------------------
+@pytest.mark.parametrize("nu", [0.05, 0.3, 0.77])  # 0.9 x 120: no free dual, R^2 ambiguous
+@pytest.mark.parametrize("gamma", [0.1, 2.0])
+def test_nu_equals_oneclass_svm_nu(nu, gamma):
+    """SVDD(nu) against OneClassSVM(nu) directly: duals = dual_coef_ / (nu n), decision =
+    2 / (nu n) x OneClassSVM's."""
+    X = gaussian(120, 3, seed=6)
+    reference = OneClassSVM(nu=nu, gamma=gamma, tol=TOL).fit(X)
+    model = SVDD(nu=nu, gamma=gamma, tol=TOL).fit(X)
+    duals = np.zeros(len(X))
+    duals[reference.support_] = reference.dual_coef_.ravel() / (nu * len(X))
+    np.testing.assert_allclose(model.alpha_, duals, atol=1e-6)
+    assert model.C_ == pytest.approx(1.0 / (nu * len(X)))
+    query = np.vstack([X, X[:10] * 3])
+    np.testing.assert_allclose(model.decision_function(query),
+                               2.0 / (nu * len(X)) * reference.decision_function(query), atol=1e-7)
+    # nu bounds the training outliers from above (points on the sphere, decision 0 up to
+    # the solver's tolerance, are not outliers) and the support vectors from below
+    assert (model.decision_function(X) < -1e-6).mean() <= nu + 1e-9
+    assert len(model.support_) >= nu * len(X) - 1e-9
+
+
+def test_nu_of_one_puts_every_dual_at_its_bound():
+    """nu = 1 is C = 1/n (OneClassSVM reports non-finite duals there, so no oracle)."""
+    X = gaussian(40, 2)
+    np.testing.assert_allclose(SVDD(nu=1.0, gamma=1.0).fit(X).alpha_, 1 / 40)
+
+
+def test_nu_with_sample_weights_uses_the_weighted_size():
+    X = gaussian(80, 2, seed=7)
+    weights = np.random.default_rng(7).uniform(0.5, 2.0, len(X))
+    by_nu = SVDD(nu=0.2, gamma=0.5, tol=TOL).fit(X, sample_weight=weights)
+    by_C = SVDD(C=1.0 / (0.2 * weights.sum()), gamma=0.5, tol=TOL).fit(X, sample_weight=weights)
+    np.testing.assert_allclose(by_nu.alpha_, by_C.alpha_, atol=1e-12)
+
+
+def test_neither_C_nor_nu_is_the_hard_sphere():
+    X = gaussian(50, 2, seed=8)
+    assert SVDD().fit(X).C_ == 1.0
+    np.testing.assert_array_equal(SVDD().fit(X).alpha_, SVDD(C=1.0).fit(X).alpha_)
+
+
+@pytest.mark.parametrize("params, message", [
+    ({"C": 0.1, "nu": 0.1}, "exactly one"),
+    ({"nu": 0.0}, "nu must be a positive"),
+    ({"nu": 1.5}, r"nu=1.5 is above 1"),
+    ({"nu": float("nan")}, "nu"),
+])
+def test_C_and_nu_together_or_nu_out_of_range_is_a_clear_error(params, message):
+    with pytest.raises(InputError, match=message):
+        SVDD(**params).fit(gaussian(20, 2))
