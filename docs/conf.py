@@ -1,0 +1,94 @@
+"""Sphinx configuration of the milab-widgets documentation.
+
+Build (warnings are errors): ``python -m sphinx -W -b html docs docs/_build/html``
+after ``pip install -e '.[docs]'``.
+"""
+
+import os
+import sys
+from pathlib import Path
+
+DOCS = Path(__file__).resolve().parent
+sys.path.insert(0, str(DOCS / "_ext"))
+
+project = "milab-widgets"
+author = "the milab-widgets authors"
+copyright = "2026, the milab-widgets authors"
+release = version = "0.1.0"
+
+extensions = [
+    "sphinx.ext.autodoc",
+    "sphinx.ext.autosummary",
+    "sphinx.ext.intersphinx",
+    "sphinx.ext.mathjax",
+    "numpydoc",
+    "myst_nb",
+    "notebook_gallery",
+    "optional_pages",
+    "plain_docstrings",
+]
+
+source_suffix = {".rst": "restructuredtext", ".md": "myst-nb", ".ipynb": "myst-nb"}
+root_doc = "index"
+exclude_patterns = ["_build", "**.ipynb_checkpoints", "papers/*_verdicts.md"]
+templates_path = ["_templates"]
+
+# -- API reference ------------------------------------------------------------------------
+autosummary_generate = True
+autosummary_imported_members = True
+autodoc_default_options = {"members": True, "inherited-members": False}
+autodoc_typehints = "none"  # numpydoc's Parameters sections carry the types
+numpydoc_show_class_members = False
+numpydoc_class_members_toctree = False
+numpydoc_xref_param_type = False
+
+# -- Notebooks and MyST -------------------------------------------------------------------
+# The gallery shows the notebooks executed by the committed full run (reports/<paper>/);
+# they are never re-executed here.
+nb_execution_mode = "off"
+# Widget views need a live kernel: the static page shows their text form instead (the
+# charts' Vega-Lite JSON is replaced by SVG in the gallery's copies: _ext/notebook_gallery.py).
+nb_mime_priority_overrides = [("html", "application/vnd.jupyter.widget-view+json", None)]
+myst_enable_extensions = ["dollarmath", "amsmath", "colon_fence", "deflist"]
+myst_heading_anchors = 3
+myst_dmath_double_inline = True
+
+# -- Cross-references to numpy, scipy, scikit-learn, pandas, Altair -------------------------
+# intersphinx needs each project's objects.inv. The build machine has no internet (only the
+# package registry), and a failed download is a warning, which -W turns into an error. So the
+# inventories are read from docs/_inventories/<name>.inv when that file exists; a project
+# without a local inventory is left out (its names show as plain code, no warning). With
+# MILAB_DOCS_ONLINE=1 every inventory is downloaded from its site instead. To ship one:
+#   curl -o docs/_inventories/numpy.inv https://numpy.org/doc/stable/objects.inv
+INTERSPHINX_SITES = {
+    "python": "https://docs.python.org/3",
+    "numpy": "https://numpy.org/doc/stable",
+    "scipy": "https://docs.scipy.org/doc/scipy",
+    "sklearn": "https://scikit-learn.org/stable",
+    "pandas": "https://pandas.pydata.org/docs",
+    "altair": "https://altair-viz.github.io",
+}
+
+
+def _intersphinx_mapping(online: bool) -> dict:
+    mapping = {}
+    for name, site in INTERSPHINX_SITES.items():
+        local = DOCS / "_inventories" / f"{name}.inv"
+        if online:
+            mapping[name] = (site, None)
+        elif local.is_file():
+            mapping[name] = (site, str(local))
+    return mapping
+
+
+intersphinx_mapping = _intersphinx_mapping(os.environ.get("MILAB_DOCS_ONLINE") == "1")
+
+# -- HTML -----------------------------------------------------------------------------------
+html_theme = "pydata_sphinx_theme"
+html_title = "milab-widgets"
+html_theme_options = {
+    "navigation_with_keys": False,
+    "show_toc_level": 2,
+    "header_links_before_dropdown": 8,
+}
+html_static_path = []
