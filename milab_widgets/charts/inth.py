@@ -48,21 +48,6 @@ def sweep_chart(curves: pd.DataFrame, vary: str, title: str) -> alt.Chart:
     ).properties(title=title)
 
 
-def claims_chart(claims: pd.DataFrame) -> alt.Chart:
-    """The seed's claims: intH's accuracy minus its best rival's, green where the claim holds."""
-    data = claims.assign(margin=claims["intH"] - claims["rival_accuracy"])
-    return alt.Chart(data).mark_bar().encode(
-        x=alt.X("margin:Q", title="intH accuracy − best rival's"),
-        y=alt.Y("dataset:N", title=None),
-        color=alt.Color("holds:N", scale=alt.Scale(domain=[True, False],
-                                                   range=["#009E73", "#D55E00"])),
-        row=alt.Row("claim:N", title=None),
-        column=alt.Column("classifier:N", title=None),
-        tooltip=["dataset", "classifier", "claim", "best_rival",
-                 alt.Tooltip("margin:Q", format="+.3f")],
-    ).properties(width=200, height=110, title="Does intH win? (seed 000's claims)")
-
-
 def _with_labels(table: pd.DataFrame) -> pd.DataFrame:
     labelled = table.assign(classifier_name=table["classifier"].map(CLASSIFIERS))
     if "metric" in table:

@@ -34,6 +34,12 @@ Machine Learning 52:239-281. scipy.stats does the tests; this module adds what i
   exp(mean(log t_B) - mean(log t_A)) with the t interval of the log ratio exponentiated
   (paired t when the timings are paired, Welch's t otherwise); null 1.
 
+* :func:`rank_gap_case`, "A ranks better than B" among k methods over N datasets (Demšar
+  2006, §3.2.2): the gap of average ranks R_B - R_A with the interval gap ± CD, CD the
+  Nemenyi critical difference q_a sqrt(k (k + 1) / (6 N)), and the p-value
+  P(Q_k > sqrt(2) |gap| / sqrt(k (k + 1) / (6 N))), Q_k the studentized range of k groups
+  (infinite degrees of freedom); the interval excludes 0 exactly when p < a.
+
 * :func:`across_datasets`, one claim over N datasets from per-dataset effects e_1..e_N:
   Wilcoxon's signed-rank test (``scipy.stats.wilcoxon``) and the Hodges-Lehmann estimate,
   the median of the N (N + 1) / 2 Walsh averages (e_i + e_j) / 2, i <= j, with the
@@ -53,9 +59,12 @@ from __future__ import annotations
 import numpy as np
 from scipy import stats
 
+from milab_widgets.evaluation.ranking_stats import nemenyi_cd
 from milab_widgets.exceptions import InputError
 
-__all__ = ["CLAIM_COLUMNS", "across_datasets", "paired_case", "ratio_case", "verdict",
+__all__ = ["CASE_COUNT_COLUMNS", "CLAIM_COLUMNS", "FEW_DATASETS_NOTE", "VERDICTS",
+           "across_datasets", "claims_over_datasets", "describe", "paired_case",
+           "rank_gap_case", "ratio_case", "verdict", "verdict_counts", "verdict_lines",
            "walsh_averages"]
 
 #: The columns of every ``claims.csv`` and per-case table, in this order (first).
@@ -146,11 +155,77 @@ def across_datasets(effects, *, confidence: float = 0.95) -> dict:
     return _case(effect, float(low), float(high), p, "wilcoxon", len(e))
 
 
+def rank_gap_case(gap: float, k: int, n: int, *, confidence: float = 0.95) -> dict:
+    """Nemenyi's pairwise comparison as a claim test: ``gap`` = the rival's average rank
+    minus the claimant's (positive favours the claim, ranks 1 = best) among ``k`` methods
+    over ``n`` datasets; see the module notes."""
+    _check_confidence(confidence)
+    if not np.isfinite(gap):
+        raise InputError(f"gap must be a finite difference of average ranks, got {gap!r}.")
+    cd = nemenyi_cd(k, n, 1.0 - confidence)
+    standard_error = np.sqrt(k * (k + 1) / (6.0 * n))
+    p = float(stats.studentized_range.sf(np.sqrt(2.0) * abs(gap) / standard_error, k, np.inf))
+    return _case(gap, gap - cd, gap + cd, min(p, 1.0), "nemenyi", n)
+
+
 def walsh_averages(values) -> np.ndarray:
     """(v_i + v_j) / 2 for every i <= j (N (N + 1) / 2 values)."""
     v = np.asarray(values, dtype=float)
     i, j = np.triu_indices(len(v))
     return (v[i] + v[j]) / 2.0
+
+
+def verdict_counts(table) -> dict[str, int]:
+    """How many rows of a claims table are supported, contradicted, inconclusive."""
+    counts = table["verdict"].value_counts() if len(table) else {}
+    return {word: int(counts.get(word, 0)) for word in VERDICTS}
+
+
+#: Per-case verdict counts kept beside a claim tested over datasets.
+CASE_COUNT_COLUMNS = [f"cases_{word}" for word in VERDICTS]
+#: Why an interval over N <= 5 datasets is unbounded (for verdict texts).
+FEW_DATASETS_NOTE = ("With N <= 5 datasets the signed-rank test cannot reach the 5 % level "
+                     "(its smallest two-sided p is 2 / 2^N >= 1/16), so the interval is "
+                     "unbounded.")
+
+
+def claims_over_datasets(cases, *, dataset: str = "dataset"):
+    """One row per claim of a per-case table (``claim``, ``effect``, ``verdict`` and a
+    ``dataset`` column): :func:`across_datasets` over the datasets, a dataset's effect
+    being the mean of its cases' effects, and the per-case verdict counts."""
+    import pandas as pd
+
+    rows = [{"claim": claim,
+             **across_datasets(group.groupby(dataset, sort=False).effect.mean().to_numpy()),
+             **{f"cases_{word}": count for word, count in verdict_counts(group).items()}}
+            for claim, group in cases.groupby("claim", sort=False)]
+    return pd.DataFrame(rows, columns=CLAIM_COLUMNS + CASE_COUNT_COLUMNS)
+
+
+def verdict_lines(claims, *, scale: float = 1.0, unit: str = "", cases: str = "per case"
+                  ) -> list[str]:
+    """A Markdown bullet per row of :func:`claims_over_datasets`: its sentence
+    (:func:`describe`) and its per-case verdict counts; the note on unbounded intervals
+    last, when one occurs."""
+    lines = [f"- {describe(row, scale=scale, unit=unit)}; {cases}: "
+             f"{row['cases_supported']} supported, {row['cases_contradicted']} contradicted, "
+             f"{row['cases_inconclusive']} inconclusive" for row in claims.to_dict("records")]
+    return lines + (["", FEW_DATASETS_NOTE] if np.isinf(claims.ci_low).any() else [])
+
+
+def describe(row, *, scale: float = 1.0, unit: str = "") -> str:
+    """One claim row as a sentence: "claim: verdict (effect +1.2 points, 95 % interval
+    [-0.5, 2.9], p = 0.17; wilcoxon over n = 6)"; effect and bounds multiplied by
+    ``scale`` (e.g. 100 for accuracy in points)."""
+    def number(value):
+        if np.isinf(value):
+            return "-∞" if value < 0 else "+∞"
+        return "n/a" if np.isnan(value) else f"{scale * value:+.3g}"
+
+    p = "n/a" if np.isnan(row["p_value"]) else f"{row['p_value']:.2g}"
+    return (f"{row['claim']}: **{row['verdict']}** (effect {number(row['effect'])}{unit}, "
+            f"95 % interval [{number(row['ci_low'])}, {number(row['ci_high'])}], p = {p}; "
+            f"{row['test']}, n = {int(row['n'])})")
 
 
 # -- pieces ----------------------------------------------------------------------------------

@@ -9,9 +9,12 @@ from scipy import stats
 from milab_widgets.evaluation.claim_tests import (
     CLAIM_COLUMNS,
     across_datasets,
+    describe,
     paired_case,
+    rank_gap_case,
     ratio_case,
     verdict,
+    verdict_counts,
     walsh_averages,
 )
 from milab_widgets.exceptions import InputError
@@ -208,3 +211,30 @@ def test_across_datasets_supports_a_consistent_gain_and_contradicts_a_loss():
     gains = [0.03, 0.05, 0.02, 0.04, 0.06, 0.01, 0.05]
     assert across_datasets(gains)["verdict"] == "supported"
     assert across_datasets(-np.array(gains))["verdict"] == "contradicted"
+
+
+# -- Nemenyi rank gaps -----------------------------------------------------------------------
+def test_rank_gap_interval_is_plus_minus_the_nemenyi_cd_and_agrees_with_its_p():
+    from milab_widgets.evaluation.ranking_stats import nemenyi_cd
+
+    cd = nemenyi_cd(6, 7)
+    for gap in (cd - 0.01, cd + 0.01, -cd - 0.01, 1.0):
+        case = rank_gap_case(gap, 6, 7)
+        assert (case["ci_low"], case["ci_high"]) == pytest.approx((gap - cd, gap + cd))
+        assert (case["p_value"] < 0.05) == (abs(gap) > cd)
+    assert rank_gap_case(cd + 0.01, 6, 7)["verdict"] == "supported"
+    assert rank_gap_case(-cd - 0.01, 6, 7)["verdict"] == "contradicted"
+    # at the CD itself the p-value is alpha: the studentized range's own quantile
+    assert rank_gap_case(cd, 6, 7)["p_value"] == pytest.approx(0.05, rel=1e-6)
+
+
+def test_verdict_counts_and_sentence_read_the_table():
+    table = [{"claim": "A beats B", "effect": 0.012, "ci_low": -np.inf, "ci_high": np.inf,
+              "p_value": 0.0625, "verdict": "inconclusive", "test": "wilcoxon", "n": 5}]
+    import pandas as pd
+
+    assert verdict_counts(pd.DataFrame(table)) == {"supported": 0, "contradicted": 0,
+                                                   "inconclusive": 1}
+    text = describe(table[0], scale=100, unit=" points")
+    assert text == ("A beats B: **inconclusive** (effect +1.2 points, 95 % interval [-∞, +∞], "
+                    "p = 0.062; wilcoxon, n = 5)")

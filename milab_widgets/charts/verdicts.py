@@ -1,0 +1,66 @@
+"""Forest plot of claim tests: each claim's (or case's) effect with its 95 % interval,
+coloured by its verdict, the null drawn as a vertical rule.
+
+Reads the tables of :mod:`milab_widgets.evaluation.claim_tests` (columns ``claim``,
+``effect``, ``ci_low``, ``ci_high``, ``p_value``, ``verdict``, ``test``, ``n``). An
+unbounded interval (too few datasets for the signed-rank test at 95 %) is drawn as its
+effect only, and its tooltip says so.
+"""
+
+from __future__ import annotations
+
+import altair as alt
+import numpy as np
+import pandas as pd
+
+from milab_widgets.evaluation.claim_tests import CLAIM_COLUMNS, VERDICTS
+from milab_widgets.exceptions import InputError
+
+#: Verdict colours from the lab palette: green, vermillion, grey.
+VERDICT_COLOURS = {"supported": "#009E73", "contradicted": "#D55E00", "inconclusive": "#999999"}
+
+
+def forest_chart(table: pd.DataFrame, *, label: str = "claim", null: float = 0.0,
+                 effect_title: str = "effect (favours the claim →)", title: str = "",
+                 facet: str | None = None, width: int = 360) -> alt.Chart:
+    """Effect and interval per row of ``table``, one line per ``label`` value (e.g.
+    ``"claim"``, or a case column); ``facet`` (a column) splits rows into panels with their
+    own x scales, for effects in different units."""
+    missing = [c for c in CLAIM_COLUMNS[1:6] + [label] + ([facet] if facet else [])
+               if c not in table.columns]
+    if missing:
+        raise InputError(f"forest_chart needs the columns {missing}; pass a claims table "
+                         "(see milab_widgets.evaluation.claim_tests.CLAIM_COLUMNS).")
+    data = _plotted(table, label)
+    base = alt.Chart().encode(
+        y=alt.Y("row:N", sort=list(dict.fromkeys(data["row"])), title=None,
+                axis=alt.Axis(labelLimit=320)),
+        color=alt.Color("verdict:N", scale=alt.Scale(domain=list(VERDICTS),
+                                                     range=[VERDICT_COLOURS[v] for v in VERDICTS]),
+                        title="verdict"),
+        tooltip=["row", "verdict", alt.Tooltip("effect:Q", format="+.4g"), "interval",
+                 alt.Tooltip("p_value:Q", format=".3g"), "test", "n"],
+    )
+    x = alt.X("effect:Q", title=effect_title, scale=alt.Scale(zero=False))
+    intervals = base.mark_rule(strokeWidth=2).encode(x=alt.X("low:Q", title=effect_title),
+                                                     x2="high:Q")
+    points = base.mark_point(filled=True, size=70).encode(x=x)
+    zero = alt.Chart().mark_rule(color="#555555", strokeDash=[4, 3]).encode(x=alt.datum(null))
+    height = 22 * max(1, data.groupby(facet).size().max() if facet else len(data))
+    layered = alt.layer(zero, intervals, points, data=data).properties(width=width,
+                                                                         height=height)
+    if facet:
+        layered = layered.facet(row=alt.Row(f"{facet}:N", title=None,
+                                            sort=list(dict.fromkeys(data[facet])),
+                                            header=alt.Header(labelAngle=0, labelAlign="left"))
+                                ).resolve_scale(x="independent", y="independent")
+    return layered.properties(title=title) if title else layered
+
+
+def _plotted(table: pd.DataFrame, label: str) -> pd.DataFrame:
+    """The rows to draw: finite bounds as ``low``/``high``, the interval as text."""
+    finite = np.isfinite(table.ci_low) & np.isfinite(table.ci_high)
+    interval = [f"[{low:.4g}, {high:.4g}]" if ok else "unbounded or not computed"
+                for low, high, ok in zip(table.ci_low, table.ci_high, finite)]
+    return table.assign(row=table[label].astype(str), interval=interval,
+                        low=table.ci_low.where(finite), high=table.ci_high.where(finite))

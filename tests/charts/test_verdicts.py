@@ -1,0 +1,46 @@
+"""The forest plot draws every row's effect and finite interval, coloured by verdict."""
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from milab_widgets.charts.verdicts import VERDICT_COLOURS, forest_chart
+from milab_widgets.exceptions import InputError
+
+
+def claims_table():
+    return pd.DataFrame({
+        "claim": ["A beats B", "A beats C", "A beats D"], "effect": [0.05, -0.01, 0.2],
+        "ci_low": [0.01, -0.04, -np.inf], "ci_high": [0.09, 0.02, np.inf],
+        "p_value": [0.01, 0.5, 0.06], "verdict": ["supported", "inconclusive", "inconclusive"],
+        "test": "wilcoxon", "n": 7, "metric": ["AP", "AP", "HL"]})
+
+
+def drawn_rows(spec):
+    rows = [row for data in spec["datasets"].values() for row in data]
+    return {row["row"]: row for row in rows if "row" in row}
+
+
+def test_forest_chart_draws_effects_and_only_finite_intervals():
+    spec = forest_chart(claims_table(), title="claims").to_dict()
+    rows = drawn_rows(spec)
+    assert list(rows) == ["A beats B", "A beats C", "A beats D"]
+    assert (rows["A beats B"]["low"], rows["A beats B"]["high"]) == (0.01, 0.09)
+    assert rows["A beats D"]["low"] is None and rows["A beats D"]["interval"].startswith("unbounded")
+    colour = next(layer["encoding"]["color"] for layer in spec["layer"] if "color" in
+                  layer.get("encoding", {}))
+    assert colour["scale"]["range"] == list(VERDICT_COLOURS.values())
+    assert any(layer.get("encoding", {}).get("x", {}).get("datum") == 0.0
+               for layer in spec["layer"])
+
+
+def test_forest_chart_facets_by_a_column_and_draws_the_null_given():
+    spec = forest_chart(claims_table(), facet="metric", null=1.0).to_dict()
+    assert spec["facet"]["row"]["field"] == "metric"
+    assert any(layer.get("encoding", {}).get("x", {}).get("datum") == 1.0
+               for layer in spec["spec"]["layer"])
+
+
+def test_forest_chart_names_missing_columns():
+    with pytest.raises(InputError, match="verdict"):
+        forest_chart(claims_table().drop(columns="verdict"))
