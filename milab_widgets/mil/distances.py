@@ -1,6 +1,7 @@
 """Bag-to-bag Hausdorff distances: minimal, maximal, average, adapted and integrated.
 
-The three label-free distances come from one pass over instance-distance blocks
+The three label-free distances come from one fused pass over bag-aligned Gram tiles, the
+symmetric case from the upper triangle of tiles only
 (:func:`milab_widgets.core.hausdorff.hausdorff_matrices`); the adapted and integrated
 distances are cheap combinations of those matrices, so tuning alpha, sigma or the labels
 never recomputes an instance distance.
@@ -27,7 +28,12 @@ METRIC_INPUTS = {
 }
 
 
-def bag_distances(X: BagDataset, Y: BagDataset | None = None, kinds=BASE_KINDS) -> dict:
+#: Gram-product precisions accepted by :func:`bag_distances`.
+PRECISIONS = {"float64": np.float64, "float32": np.float32}
+
+
+def bag_distances(X: BagDataset, Y: BagDataset | None = None, kinds=BASE_KINDS,
+                  precision: str = "float64") -> dict:
     """Minimal, maximal and average Hausdorff distances between the bags of X and Y.
 
     Parameters
@@ -37,6 +43,12 @@ def bag_distances(X: BagDataset, Y: BagDataset | None = None, kinds=BASE_KINDS) 
     kinds : iterable of {"min", "max", "average"}
         Which matrices to return. All three come from the same pass, so asking for one
         costs as much as asking for three.
+    precision : {"float64", "float32"}
+        Precision of the instance Gram products. "float32" is about twice as fast; each
+        distance D is then off by at most about min(delta / (2 D), sqrt(delta)) with
+        delta = 2 d eps32 R^2 (d features, eps32 = 1.2e-7, R the largest distance of an
+        instance to the mean): ~1e-6 relative for typical distances, ~3e-4 R at worst for a
+        distance near zero. Results are float64 either way.
 
     Returns
     -------
@@ -58,13 +70,16 @@ def bag_distances(X: BagDataset, Y: BagDataset | None = None, kinds=BASE_KINDS) 
     (51.0, 2.0)
     """
     kinds = _check_kinds(kinds)
+    if precision not in PRECISIONS:
+        raise InputError(f"precision={precision!r} is not one of {list(PRECISIONS)}.")
+    dtype = PRECISIONS[precision]
     X = check_bags(X, "X")
     if Y is None:
-        matrices = hausdorff_matrices(X.instances, X.offsets)
+        matrices = hausdorff_matrices(X.instances, X.offsets, dtype=dtype)
     else:
         Y = check_bags(Y, "Y")
         check_same_features(X, Y)
-        matrices = hausdorff_matrices(X.instances, X.offsets, Y.instances, Y.offsets)
+        matrices = hausdorff_matrices(X.instances, X.offsets, Y.instances, Y.offsets, dtype=dtype)
     by_kind = dict(zip(BASE_KINDS, matrices))
     return {kind: by_kind[kind] for kind in kinds}
 

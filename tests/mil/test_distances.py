@@ -38,13 +38,78 @@ def test_query_by_train_matrices_equal_brute_force():
 def test_many_chunks_give_the_same_matrices(monkeypatch):
     bags = random_bags(5, n_bags=25)
     whole = bag_distances(bags)
-    monkeypatch.setattr(hausdorff_module, "_BLOCK_FLOATS", 40)  # a few bags per Gram block
+    monkeypatch.setattr(hausdorff_module, "_BLOCK_FLOATS", 40)  # a few bags per Gram tile
+    monkeypatch.setattr(hausdorff_module, "_PANEL_ROWS", 7)
     chunked = bag_distances(bags)
     chunked_query = bag_distances(bags[np.arange(7)], bags)
     for kind in whole:
         np.testing.assert_allclose(chunked[kind], whole[kind], rtol=1e-12, atol=1e-12)
         # identical bags: the Gram route's error on a zero distance is ~sqrt(eps) * ||x||
         np.testing.assert_allclose(chunked_query[kind], whole[kind][:7], rtol=1e-9, atol=1e-6)
+
+
+def _panelled(monkeypatch, rows: int, floats: int) -> None:
+    """Force many Gram tiles: panels of ``rows`` instances, tiles of ``floats`` entries."""
+    monkeypatch.setattr(hausdorff_module, "_PANEL_ROWS", rows)
+    monkeypatch.setattr(hausdorff_module, "_BLOCK_FLOATS", floats)
+
+
+@pytest.mark.parametrize("rows, floats", [(1, 1), (5, 30), (9, 200)])
+def test_symmetric_tiles_equal_brute_force(monkeypatch, rows, floats):
+    # syrk tiles, GEMM tiles split by columns, and bags larger than a panel (max_size 12)
+    bags = random_bags(6, n_bags=23, max_size=12)
+    _panelled(monkeypatch, rows, floats)
+    fast, slow = bag_distances(bags), brute_force_distances(bags, bags)
+    for kind in fast:
+        np.testing.assert_allclose(fast[kind], slow[kind], rtol=1e-9, atol=1e-9)
+        np.testing.assert_array_equal(fast[kind], fast[kind].T)
+        np.testing.assert_array_equal(np.diag(fast[kind]), 0.0)
+
+
+@pytest.mark.parametrize("rows, floats", [(1, 1), (4, 25), (50, 10_000)])
+def test_query_tiles_equal_brute_force(monkeypatch, rows, floats):
+    train, query = random_bags(7, n_bags=19, max_size=9), random_bags(8, n_bags=13)
+    _panelled(monkeypatch, rows, floats)
+    fast, slow = bag_distances(query, train), brute_force_distances(query, train)
+    for kind in fast:
+        np.testing.assert_allclose(fast[kind], slow[kind], rtol=1e-9, atol=1e-9)
+
+
+def test_one_bag():
+    bag = random_bags(9, n_bags=1, max_size=5)
+    for matrix in bag_distances(bag).values():
+        np.testing.assert_array_equal(matrix, [[0.0]])
+
+
+def _float32_bound(query: BagDataset, bags: BagDataset, exact: np.ndarray) -> np.ndarray:
+    """The documented float32 error: min(delta / (2 D), sqrt(delta)), delta = 2 d eps32 R^2,
+    R the largest distance of an instance to the (query) mean the kernel centres on."""
+    instances = np.vstack([query.instances, bags.instances])
+    radius_sq = ((instances - query.instances.mean(axis=0)) ** 2).sum(axis=1).max()
+    delta = 2 * bags.n_features * np.finfo(np.float32).eps * radius_sq
+    with np.errstate(divide="ignore"):
+        return np.minimum(delta / (2 * exact), np.sqrt(delta))
+
+
+@pytest.mark.parametrize("symmetric", [True, False])
+def test_float32_within_its_documented_bound(monkeypatch, symmetric):
+    # far from the origin (shift 1e4): without centring float32 would lose every digit
+    bags = random_bags(10, n_bags=21, n_features=30, max_size=10, shift=1e4)
+    query = bags if symmetric else random_bags(11, n_bags=8, n_features=30, shift=1e4)
+    _panelled(monkeypatch, 16, 400)
+    fast = bag_distances(query, None if symmetric else bags, precision="float32")
+    slow = brute_force_distances(query, bags)
+    for kind in fast:
+        assert fast[kind].dtype == np.float64
+        error = np.abs(fast[kind] - slow[kind])
+        assert (error <= _float32_bound(query, bags, slow[kind])).all()
+        # and it is single precision, not double: the error is far above float64's
+        assert error.max() > 1e-9 * slow[kind].max()
+
+
+def test_bad_precision(small_bags):
+    with pytest.raises(InputError, match="precision"):
+        bag_distances(small_bags, precision="float16")
 
 
 def test_properties(small_bags):
