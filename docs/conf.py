@@ -26,6 +26,7 @@ extensions = [
     "notebook_gallery",
     "optional_pages",
     "plain_docstrings",
+    "report_tables",
 ]
 
 source_suffix = {".rst": "restructuredtext", ".md": "myst-nb", ".ipynb": "myst-nb"}

@@ -1,0 +1,125 @@
+"""Sphinx extension: tables read from the committed full run (``reports/<paper>/*.csv``) at
+build time, so a page always shows the numbers the last run wrote.
+
+* ``report-table``: one CSV as a table; numbers are shown with ``:digits:`` significant
+  digits (default 4), ``:columns:`` picks and orders columns.
+* ``claims-summary``: one row per paper with its claims' verdict counts, from
+  ``reports/<paper>/claims.csv`` (see :func:`verdict_counts`).
+
+:func:`claims_summary_markdown` is the same table as Markdown, for the README.
+"""
+
+from __future__ import annotations
+
+import math
+from pathlib import Path
+
+import pandas as pd
+from docutils import nodes
+from docutils.parsers.rst import Directive, directives
+from docutils.statemachine import StringList
+
+VERDICTS = ("supported", "contradicted", "inconclusive")
+
+#: The papers in the order of the site, each with its citation (authors, title, venue, year).
+PAPERS = {
+    "intH": "Integrated (mixed) Hausdorff distance for multi-instance learning, "
+            "Journal of Shandong University (Engineering Science), 2016",
+    "CDVSE": "Xing & Wei, \"Selective ensemble of SVDDs based on correntropy and distance "
+             "variance\", Computer Science 43(5), 2016",
+    "MFSEF": "Cheng, Song, Wang & Qian, \"Multi-label feature selection algorithm based on "
+             "conditional mutual information of expert feature\", Journal of Computer "
+             "Applications 40(2), 2020",
+    "TwoViewMIC": "Cai & Liu, \"A semi-supervised two-view multiple-instance clustering "
+                  "model\", Journal of Guangdong University of Technology 38(3), 2021",
+    "LSkMDDM": "Qiu, kernel MDDM as a least-squares problem (LSkMDDM, rLSkMDDM, OLSkMDDM)",
+}
+
+
+def format_cell(value, digits: int = 4) -> str:
+    """A table cell: floats to ``digits`` significant digits, blanks for missing values."""
+    if isinstance(value, float):
+        if math.isnan(value):
+            return ""
+        return f"{value:.{digits}g}"
+    return str(value).replace("|", "\\|")
+
+
+def markdown_table(frame: pd.DataFrame, digits: int = 4) -> list[str]:
+    """``frame`` as the lines of a Markdown pipe table."""
+    lines = ["| " + " | ".join(str(c) for c in frame.columns) + " |",
+             "|" + "---|" * len(frame.columns)]
+    for row in frame.itertuples(index=False):
+        lines.append("| " + " | ".join(format_cell(v, digits) for v in row) + " |")
+    return lines
+
+
+def verdict_counts(claims_csv: Path) -> dict[str, int]:
+    """How many claims of one paper are supported, contradicted and inconclusive.
+
+    Reads the ``verdict`` column of ``claims.csv``. A file from before the verdicts (a
+    ``holds`` column only) has no verdicts: every count is then ``None``.
+    """
+    claims = pd.read_csv(claims_csv)
+    if "verdict" not in claims.columns:
+        return {verdict: None for verdict in VERDICTS}
+    found = claims["verdict"].astype(str).str.strip().str.lower().value_counts()
+    return {verdict: int(found.get(verdict, 0)) for verdict in VERDICTS}
+
+
+def claims_summary(reports: Path) -> pd.DataFrame:
+    """One row per paper with a ``claims.csv`` under ``reports``: paper, counts, total."""
+    rows = []
+    for paper, citation in PAPERS.items():
+        path = reports / paper / "claims.csv"
+        if not path.is_file():
+            continue
+        counts = verdict_counts(path)
+        total = len(pd.read_csv(path))
+        rows.append({"paper": f"{citation} ({paper})", **counts, "claims tested": total})
+    return pd.DataFrame(rows, columns=["paper", *VERDICTS, "claims tested"])
+
+
+def claims_summary_markdown(reports: Path) -> str:
+    """:func:`claims_summary` as a Markdown table (counts not yet available shown as "-")."""
+    summary = claims_summary(reports).astype(object).where(lambda f: f.notna(), "-")
+    return "\n".join(markdown_table(summary)) + "\n"
+
+
+class _TableDirective(Directive):
+    def render(self, frame: pd.DataFrame, digits: int = 4) -> list:
+        """``frame`` parsed as a Markdown table in the page's own parser."""
+        holder = nodes.Element()
+        self.state.nested_parse(StringList(markdown_table(frame, digits)), self.content_offset,
+                                holder)
+        return holder.children
+
+
+class ReportTable(_TableDirective):
+    required_arguments = 1
+    option_spec = {"columns": directives.unchanged, "digits": directives.nonnegative_int}
+
+    def run(self):
+        env = self.state.document.settings.env
+        relative, path = env.relfn2path(self.arguments[0], env.docname)
+        env.note_dependency(relative)
+        frame = pd.read_csv(path)
+        if "columns" in self.options:
+            frame = frame[[c.strip() for c in self.options["columns"].split(",")]]
+        return self.render(frame, self.options.get("digits", 4))
+
+
+class ClaimsSummary(_TableDirective):
+    def run(self):
+        env = self.state.document.settings.env
+        reports = Path(env.srcdir).parent / "reports"
+        for paper in PAPERS:
+            env.note_dependency(str(reports / paper / "claims.csv"))
+        summary = claims_summary(reports).astype(object).where(lambda f: f.notna(), "-")
+        return self.render(summary)
+
+
+def setup(app):
+    app.add_directive("report-table", ReportTable)
+    app.add_directive("claims-summary", ClaimsSummary)
+    return {"parallel_read_safe": True, "parallel_write_safe": True}
