@@ -7,7 +7,11 @@ Regenerates, as tidy DataFrames:
 - Fig. 4: every metric as the number of selected features grows;
 - Fig. 5: Friedman test and Nemenyi critical-difference data per metric (alpha = 0.05);
 - Figs. 1-2: the feature values behind the "waterfall" plots;
-- the seed's claim (MFSEF has the best average rank on all four metrics), checked.
+- the seed's claims as statistical statements (see :func:`claims`, :func:`claim_cases`):
+  over the datasets, Nemenyi's rank comparisons (the seed's own test) and Wilcoxon
+  signed-rank tests of the metric differences; per dataset, the paired t-test over the test
+  instances. The metric curves over the feature-count grid are not used as replicates:
+  they are nested selections of one run, not independent samples.
 
 Protocol: the Yahoo sets' fixed split (2000 train / 3000 test). Selectors are fitted on the
 training part only (discretisation: 2 equal-width bins fitted there); ML-kNN is trained on
@@ -29,6 +33,14 @@ import numpy as np
 import pandas as pd
 
 from milab_widgets.evaluation.cache import ResultCache
+from milab_widgets.evaluation.claim_tests import (
+    CLAIM_COLUMNS,
+    across_datasets,
+    describe,
+    paired_case,
+    rank_gap_case,
+    verdict_counts,
+)
 from milab_widgets.evaluation.grid import GridTask, run_grid
 from milab_widgets.evaluation.ranking_stats import (
     friedman_test,
@@ -56,9 +68,11 @@ METRIC_NAMES = {"AP": "Average precision", "HL": "Hamming loss", "RL": "Ranking 
                 "microF1": "Micro-F1", "macroAUC": "Macro-AUC"}
 SCORE_COLUMNS = ["dataset", "method", "n_features", "metric", "value", "fraction", "in_table"]
 TIMING_COLUMNS = ["dataset", "method", "n_features", "seconds"]
+INSTANCE_COLUMNS = ["dataset", "method", "metric", "instance", "value"]
 SUMMARY_COLUMNS = ["metric", "method", "average_rank", "mean_value", "friedman_chi2",
                    "friedman_p", "cd", "n_datasets"]
-CLAIM_COLUMNS = ["metric", "claim", "holds", "MFSEF_rank", "best_method", "best_rank", "cd"]
+#: What names a case in ``claim_cases.csv``, and the two values behind its effect.
+CASE_COLUMNS = ["dataset", "metric", "rival", "MFSEF", "rival_value"]
 #: Seed's Figs. 1-2: the 600th and 601st samples (1-based) of the Arts ("Artificial") data.
 WATERFALL_SAMPLES = (599, 600)
 
@@ -117,12 +131,16 @@ def feature_count(fraction: float, n_features: int) -> int:
 
 @dataclass
 class Results:
-    """``scores``: one row per dataset, method, feature count and metric (long format)."""
+    """``scores``: one row per dataset, method, feature count and metric (long format);
+    ``instances``: the table metrics per test instance at the table's size (see
+    :func:`instance_values`), behind the per-dataset claim tests."""
 
     settings: Settings
     scores: pd.DataFrame
     timings: pd.DataFrame
     skipped: dict = field(default_factory=dict)
+    instances: pd.DataFrame = field(default_factory=lambda: pd.DataFrame(
+        columns=INSTANCE_COLUMNS))
 
 
 def make_selector(method: str, n_features: int, settings: Settings):
@@ -151,12 +169,18 @@ def fit_selectors(train, methods, max_features: int, settings: Settings):
 
 
 def evaluate_columns(train, test, columns, k: int = 10, s: float = 1.0) -> dict[str, float]:
-    """Every metric of ML-kNN trained on ``columns`` of the training part, on the test part
-    (one neighbour search: the labels are the posteriors thresholded by ML-kNN's rule)."""
+    """Every metric of ML-kNN trained on ``columns`` of the training part, on the test part."""
+    return metrics.evaluate(test.Y, *predict_columns(train, test, columns, k, s))
+
+
+def predict_columns(train, test, columns, k: int = 10, s: float = 1.0):
+    """ML-kNN trained on ``columns`` of the training part: its label scores and 0/1 labels
+    on the test part (one neighbour search: the labels are the posteriors thresholded by
+    ML-kNN's rule)."""
     columns = np.asarray(columns, dtype=np.int64)
     model = MLkNN(k=k, s=s).fit(train.X[:, columns], train.Y)
     scores = model.predict_proba(test.X[:, columns])
-    return metrics.evaluate(test.Y, scores, decide(scores))
+    return scores, decide(scores)
 
 
 def run(datasets=TABLE_DATASETS, quick: bool = False, seed: int = 0, cache_dir=None,
@@ -166,15 +190,17 @@ def run(datasets=TABLE_DATASETS, quick: bool = False, seed: int = 0, cache_dir=N
     grid (``n_jobs``; see `milab_widgets.evaluation.grid`)."""
     settings = Settings.for_mode(quick, seed)
     cache = ResultCache(cache_dir)
-    score_tables, timing_tables = [], []
+    score_tables, timing_tables, instance_tables = [], [], []
     available, skipped = load_available(datasets)
     for name, data in available.items():
-        scores, timings = dataset_scores(name, data, settings, cache, n_jobs=n_jobs,
-                                         progress=progress)
+        scores, timings, instances = dataset_records(name, data, settings, cache,
+                                                     n_jobs=n_jobs, progress=progress)
         score_tables.append(scores)
         timing_tables.append(timings)
+        instance_tables.append(instances)
     return Results(settings, concat_or_empty(score_tables, SCORE_COLUMNS),
-                   concat_or_empty(timing_tables, TIMING_COLUMNS), skipped)
+                   concat_or_empty(timing_tables, TIMING_COLUMNS), skipped,
+                   concat_or_empty(instance_tables, INSTANCE_COLUMNS))
 
 
 def dataset_scores(name, data, settings: Settings, cache: ResultCache, counts=None,
@@ -186,14 +212,33 @@ def dataset_scores(name, data, settings: Settings, cache: ResultCache, counts=No
     A joblib grid of one task per method: a task fits its selector once and scores every
     count; its record is cached per (dataset, method, counts, settings), so a rerun whose
     records are all cached fits nothing."""
+    scores, timings, _ = dataset_records(name, data, settings, cache, counts, n_jobs, progress,
+                                         per_instance=False)
+    return scores, timings
+
+
+def dataset_records(name, data, settings: Settings, cache: ResultCache, counts=None,
+                    n_jobs: int | None = None, progress: bool = False,
+                    per_instance: bool = True):
+    """:func:`dataset_scores` and, with ``per_instance``, every test instance's value of
+    each table metric at the table's feature count (see :func:`instance_values`), long
+    format: dataset, method, metric, instance, value (an empty table without)."""
     train, test = data.train_test()
     counts = sorted(set(counts)) if counts is not None else settings.counts(name, data.n_features)
-    tasks = [GridTask(_record_parts(name, "Original", [data.n_features], settings),
-                      partial(_original_record, train, test, settings))]
-    tasks += [GridTask(_record_parts(name, method, counts, settings),
-                       partial(_method_record, train, test, method, counts, settings))
+    table_count = feature_count(settings.table_fraction, data.n_features) if per_instance \
+        else None
+    tasks = [GridTask(_record_parts(name, "Original", [data.n_features], settings,
+                                    table_count and data.n_features),
+                      partial(_original_record, train, test, settings, table_count is not None))]
+    tasks += [GridTask(_record_parts(name, method, counts, settings, table_count),
+                       partial(_method_record, train, test, method, counts, settings,
+                               table_count))
               for method in settings.methods]
     original, *methods = run_grid(tasks, cache, n_jobs, progress, desc=name)
+    instances = concat_or_empty(
+        [_instance_table(name, method, record["instances"])
+         for method, record in zip(("Original", *settings.methods), (original, *methods))
+         if "instances" in record], INSTANCE_COLUMNS)
     rows = [{"dataset": name, "method": "Original", "n_features": data.n_features,
              **original["scores"][0]}]
     rows += [{"dataset": name, "method": method, "n_features": count, **scores}
@@ -208,27 +253,70 @@ def dataset_scores(name, data, settings: Settings, cache: ResultCache, counts=No
                                      var_name="metric", value_name="value")
     scores["fraction"] = scores.n_features / data.n_features
     scores["in_table"] = (scores.method == "Original") | (scores.n_features == table_count)
-    return scores, timings
+    return scores, timings, instances
 
 
-def _original_record(train, test, settings: Settings) -> dict:
+def _original_record(train, test, settings: Settings, per_instance: bool) -> dict:
     every_column = np.arange(train.X.shape[1])
-    return {"scores": [evaluate_columns(train, test, every_column, settings.k, settings.s)]}
+    scored = _scored(train, test, every_column, settings, per_instance)
+    return {"scores": [scored["scores"]], **_without_scores(scored)}
 
 
-def _method_record(train, test, method: str, counts, settings: Settings) -> dict:
-    """Fit ``method`` once up to max(counts); score ML-kNN on its first c features, each c."""
+def _method_record(train, test, method: str, counts, settings: Settings,
+                   table_count: int | None) -> dict:
+    """Fit ``method`` once up to max(counts); score ML-kNN on its first c features, each c
+    (and per test instance at ``table_count`` when given)."""
     selector, seconds = fit_selectors(train, [method], max(counts), settings)[method]
-    return {"seconds": seconds,
-            "scores": [evaluate_columns(train, test, selector.selection(count), settings.k,
-                                        settings.s) for count in counts]}
+    scored = [_scored(train, test, selector.selection(count), settings, count == table_count)
+              for count in counts]
+    record = {"seconds": seconds, "scores": [item["scores"] for item in scored]}
+    return {**record, **{key: value for item in scored for key, value in
+                         _without_scores(item).items()}}
 
 
-def _record_parts(name, method, counts, settings) -> dict:
-    """What a cached record depends on (the settings that change results)."""
-    return {"experiment": "mfsef", "dataset": name, "method": method, "n_features": counts,
-            **{key: value for key, value in asdict(settings).items()
-               if key in ("k", "s", "n_bins", "n_experts", "experts", "ratios", "mu")}}
+def _scored(train, test, columns, settings: Settings, per_instance: bool) -> dict:
+    """ML-kNN on ``columns``: every metric, and (``per_instance``) the table metrics'
+    values per test instance, NaN as JSON-safe None."""
+    scores, predictions = predict_columns(train, test, columns, settings.k, settings.s)
+    scored = {"scores": metrics.evaluate(test.Y, scores, predictions)}
+    if per_instance:
+        scored["instances"] = {metric: [None if np.isnan(v) else float(v) for v in values]
+                               for metric, values in
+                               instance_values(test.Y, scores, predictions).items()}
+    return scored
+
+
+def _without_scores(scored: dict) -> dict:
+    return {key: value for key, value in scored.items() if key != "scores"}
+
+
+def _instance_table(name, method, instances: dict) -> pd.DataFrame:
+    return pd.DataFrame([{"dataset": name, "method": method, "metric": metric,
+                          "instance": number, "value": np.nan if value is None else value}
+                         for metric, values in instances.items()
+                         for number, value in enumerate(values)], columns=INSTANCE_COLUMNS)
+
+
+def instance_values(Y_true, scores, predictions) -> dict[str, np.ndarray]:
+    """Each table metric (AP, HL, RL, OE) of every test instance alone: the metric on that
+    one row, NaN where the metric leaves the instance out (no relevant or no irrelevant
+    label). Each metric over the test set is the mean of its non-NaN values."""
+    values = {}
+    for metric in TABLE_METRICS:
+        function, uses_predictions = metrics.METRICS[metric]
+        inputs = predictions if uses_predictions else scores
+        values[metric] = np.array([function(Y_true[i:i + 1], inputs[i:i + 1])
+                                   for i in range(len(Y_true))])
+    return values
+
+
+def _record_parts(name, method, counts, settings, per_instance_count=None) -> dict:
+    """What a cached record depends on (the settings that change results, and the feature
+    count whose per-instance values it keeps, if any)."""
+    parts = {"experiment": "mfsef", "dataset": name, "method": method, "n_features": counts,
+             **{key: value for key, value in asdict(settings).items()
+                if key in ("k", "s", "n_bins", "n_experts", "experts", "ratios", "mu")}}
+    return {**parts, "per_instance": per_instance_count} if per_instance_count else parts
 
 
 # -- tables ------------------------------------------------------------------------------------
@@ -307,27 +395,106 @@ def best_by_size(by_size: pd.DataFrame) -> pd.DataFrame:
 
 
 def claims(scores: pd.DataFrame) -> pd.DataFrame:
-    """The seed's claims on our runs.
+    """The seed's claims over the datasets, at the tables' size, as statistical statements
+    (:mod:`milab_widgets.evaluation.claim_tests`), per metric:
 
-    1. "MFSEF has the best average rank" on each of AP, HL, RL, OE (ties count as held);
-    2. Fig. 5: MFSEF is significantly better (average-rank gap > CD) than the rivals the
-       seed names, per metric.
+    1. "MFSEF has the best average rank": Nemenyi's comparison with the best-ranked other
+       method (effect: its average rank minus MFSEF's; interval: ± CD), so *supported*
+       means MFSEF ranks significantly ahead of every other method and *contradicted* that
+       one ranks significantly ahead of MFSEF;
+    2. Fig. 5, "MFSEF is significantly better than X" for the rivals the seed names:
+       Nemenyi's comparison of the two average ranks;
+    3. "MFSEF is better than X" for every other method: the Wilcoxon signed-rank test over
+       the datasets of the metric's difference (oriented so that positive favours MFSEF),
+       with the Hodges-Lehmann effect and interval.
+
+    Empty (with its columns) with fewer than two datasets.
     """
-    summary = rank_summary(scores)
     rows = []
-    for metric, group in summary.groupby("metric", sort=False):
-        ranks = dict(zip(group.method, group.average_rank))
-        best = min(ranks, key=ranks.get)
-        rows.append({"metric": metric, "claim": "MFSEF best average rank",
-                     "holds": bool(ranks["MFSEF"] <= ranks[best]), "MFSEF_rank": ranks["MFSEF"],
-                     "best_method": best, "best_rank": ranks[best], "cd": group.cd.iloc[0]})
-        for rival in PAPER_SIGNIFICANT[metric]:
-            gap = ranks[rival] - ranks["MFSEF"]
-            rows.append({"metric": metric, "claim": f"MFSEF significantly better than {rival}",
-                         "holds": bool(gap > group.cd.iloc[0]), "MFSEF_rank": ranks["MFSEF"],
-                         "best_method": rival, "best_rank": ranks[rival],
-                         "cd": group.cd.iloc[0]})
-    return pd.DataFrame(rows, columns=CLAIM_COLUMNS)
+    for metric in TABLE_METRICS:
+        values = metric_table(scores, metric)
+        if len(values) < 2 or "MFSEF" not in values:
+            continue
+        ranks = rank_methods(values, metric in metrics.LOWER_IS_BETTER).mean()
+        gaps = (ranks.drop("MFSEF") - ranks["MFSEF"]).sort_values(kind="stable")
+        k, n = values.shape[1], values.shape[0]
+        rows.append({"claim": f"MFSEF best average rank on {metric}", "metric": metric,
+                     "rival": gaps.index[0], **rank_gap_case(gaps.iloc[0], k, n)})
+        rows += [{"claim": f"MFSEF significantly better than {rival} on {metric} (Fig. 5)",
+                  "metric": metric, "rival": rival, **rank_gap_case(gaps[rival], k, n)}
+                 for rival in PAPER_SIGNIFICANT[metric] if rival in gaps]
+        sign = _orientation(metric)
+        rows += [{"claim": _better(rival, metric), "metric": metric, "rival": rival,
+                  **across_datasets(sign * (values["MFSEF"] - values[rival]).to_numpy())}
+                 for rival in values.columns.drop("MFSEF")]
+    return pd.DataFrame(rows, columns=CLAIM_COLUMNS + ["metric", "rival"])
+
+
+def claim_cases(instances: pd.DataFrame) -> pd.DataFrame:
+    """"MFSEF is better than X on a metric" per dataset (the seed's tables' cells), tested
+    over the test instances of the fixed split: the paired t-test on the per-instance
+    differences of the metric at the tables' size (oriented: positive favours MFSEF;
+    instances the metric leaves out are dropped). Their mean is the difference of the two
+    table values. This measures the test-set noise only: the one training split is fixed,
+    so the variation a different training sample would bring is not in the interval."""
+    rows = []
+    for (dataset, metric), group in instances.groupby(["dataset", "metric"], sort=False):
+        values = group.pivot(index="instance", columns="method", values="value").dropna()
+        if "MFSEF" not in values:
+            continue
+        for rival in [m for m in METHODS if m in values and m != "MFSEF"]:
+            differences = _orientation(metric) * (values["MFSEF"] - values[rival])
+            rows.append({"claim": _better(rival, metric),
+                         **paired_case(differences.to_numpy(), method="t"),
+                         "test": "paired t over test instances", "dataset": dataset,
+                         "metric": metric, "rival": rival, "MFSEF": values["MFSEF"].mean(),
+                         "rival_value": values[rival].mean()})
+    return pd.DataFrame(rows, columns=CLAIM_COLUMNS + CASE_COLUMNS)
+
+
+def verdict_text(claim_table: pd.DataFrame, cases: pd.DataFrame) -> str:
+    """The verdict as Markdown, one line per metric, read from the claims tables: each
+    claim's verdict with its effect and 95 % interval, and the per-dataset verdict counts."""
+    if claim_table.empty:
+        return "Not tested: fewer than two of the seed's datasets are available."
+    lines = []
+    for metric, group in claim_table.groupby("metric", sort=False):
+        best = group.iloc[0]
+        fig5 = group[group.claim.str.endswith("(Fig. 5)")]
+        pairwise = group[group.test == "wilcoxon"]
+        per_case = verdict_counts(cases[cases.metric == metric])
+        lines.append(
+            f"- **{metric}**: best average rank **{best.verdict}** (rank gap to the best other "
+            f"method, {best.rival}: {best.effect:+.3g} [{best.ci_low:+.3g}, {best.ci_high:+.3g}]); "
+            f"Fig. 5, significantly better than: {', '.join(map(_short, _rows(fig5)))}; "
+            f"better over the datasets (Wilcoxon) than: "
+            f"{', '.join(map(_short, _rows(pairwise)))}; per dataset and rival (paired t "
+            f"over the test instances): {per_case['supported']} supported, "
+            f"{per_case['contradicted']} contradicted, {per_case['inconclusive']} inconclusive.")
+    counts = verdict_counts(claim_table)
+    return (f"Of {len(claim_table)} claim tests, {counts['supported']} are supported, "
+            f"{counts['contradicted']} contradicted and {counts['inconclusive']} inconclusive. "
+            "Each is given as rival verdict (effect [95 % interval]): average-rank gaps for "
+            "Nemenyi, metric differences for Wilcoxon; positive favours MFSEF.\n\n"
+            + "\n".join(lines))
+
+
+def _rows(table: pd.DataFrame) -> list[dict]:
+    return table.to_dict("records")
+
+
+def _short(row) -> str:
+    return (f"{row['rival']} {row['verdict']} ({row['effect']:+.3g} "
+            f"[{row['ci_low']:+.3g}, {row['ci_high']:+.3g}])")
+
+
+def _orientation(metric: str) -> float:
+    """+1 where higher is better, -1 where lower is (so positive favours the claim)."""
+    return -1.0 if metric in metrics.LOWER_IS_BETTER else 1.0
+
+
+def _better(rival: str, metric: str) -> str:
+    return f"MFSEF better than {rival} on {metric}"
 
 
 def paper_comparison(scores: pd.DataFrame) -> pd.DataFrame:
@@ -383,6 +550,7 @@ def save_tables(results: Results, folder) -> list[Path]:
     """Write every table as CSV (and the settings as JSON) into ``folder``."""
     scores = results.scores
     tables = {"scores": scores, "summary": rank_summary(scores), "claims": claims(scores),
+              "claim_cases": claim_cases(results.instances),
               "paper_comparison": paper_comparison(scores), "timings": results.timings,
               "ranks_by_size": ranks_by_size(scores)}
     for number, metric in enumerate(TABLE_METRICS, start=2):

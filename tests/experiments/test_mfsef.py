@@ -6,6 +6,7 @@ import pytest
 
 from milab_widgets.data.multilabel import MultiLabelDataset
 from milab_widgets.evaluation.cache import ResultCache
+from milab_widgets.evaluation.claim_tests import CLAIM_COLUMNS, across_datasets, paired_case
 from milab_widgets.experiments import mfsef
 from milab_widgets.multilabel import MFSEF, MLkNN, metrics
 
@@ -83,13 +84,27 @@ def test_ranked_table_and_claims_follow_the_ranks():
     assert table.loc["average rank", "MFSEF"] == "1.00"
     losses = mfsef.ranked_table(scores, "HL")  # lower is better: MFSEF is now last
     assert losses.loc["average rank", "MFSEF"] == "6.00"
-    claims = mfsef.claims(scores).set_index(["metric", "claim"])
-    assert claims.loc[("AP", "MFSEF best average rank"), "holds"]
-    assert not claims.loc[("HL", "MFSEF best average rank"), "holds"]
-    assert claims.loc[("AP", "MFSEF best average rank"), "cd"] == pytest.approx(2.850, abs=5e-4)
-    # MFSEF rank 1 vs MFSLS rank 6 on AP: 5 > CD; vs MDDMspc (rank 3): 2 < CD
-    assert claims.loc[("AP", "MFSEF significantly better than PMU"), "holds"]
-    assert not claims.loc[("AP", "MFSEF significantly better than MDDMspc"), "holds"]
+    claims = mfsef.claims(scores).set_index("claim")
+    assert list(claims.reset_index().columns[:8]) == CLAIM_COLUMNS
+    # AP: MFSEF ranks 1 everywhere, the best other method (Original) 2: gap 1 < CD
+    best = claims.loc["MFSEF best average rank on AP"]
+    assert (best.rival, best.effect, best.test) == ("Original", 1.0, "nemenyi")
+    assert best.ci_high - best.ci_low == pytest.approx(2 * 2.850, abs=1e-3)
+    assert best.verdict == "inconclusive"
+    # HL (lower is better): MFSEF ranks last, 5 ranks behind MFSLS: contradicted
+    assert claims.loc["MFSEF best average rank on HL", "verdict"] == "contradicted"
+    # Fig. 5: MFSEF rank 1 vs PMU rank 5: 4 > CD; vs MDDMspc (rank 3): 2 < CD
+    assert claims.loc["MFSEF significantly better than PMU on AP (Fig. 5)", "verdict"] == "supported"
+    assert claims.loc["MFSEF significantly better than MDDMspc on AP (Fig. 5)",
+                      "verdict"] == "inconclusive"
+    # Wilcoxon over the 7 datasets: MFSEF beats every method on AP, loses on HL
+    pairwise = claims[claims.test == "wilcoxon"]
+    assert len(pairwise) == 4 * 5
+    assert set(pairwise[pairwise.metric == "AP"].verdict) == {"supported"}
+    assert set(pairwise[pairwise.metric == "HL"].verdict) == {"contradicted"}
+    versus_pmu = claims.loc["MFSEF better than PMU on AP"]
+    assert versus_pmu.effect == pytest.approx(across_datasets(
+        [0.6 - 0.01 * i - 0.2 for i in range(7)])["effect"])
     comparison = mfsef.paper_comparison(scores)
     assert len(comparison) == 4 * 7 and set(comparison.our_MFSEF_rank[comparison.metric == "AP"]) == {1}
 
@@ -122,3 +137,51 @@ def test_ranks_by_size_ranks_every_size_against_original():
     leaders = mfsef.best_by_size(by_size).set_index(["fraction", "metric"])
     assert leaders.loc[(0.2, "AP"), "MFSEF_best"] and not leaders.loc[(0.1, "AP"), "MFSEF_best"]
     assert leaders.loc[(0.1, "AP"), "best_methods"] == "MDDMspc"
+
+
+def test_instance_values_average_to_the_metrics(toy):
+    train, test = toy.train_test()
+    scores, predictions = mfsef.predict_columns(train, test, [0, 1, 2, 3, 4], k=5)
+    totals = metrics.evaluate(test.Y, scores, predictions)
+    values = mfsef.instance_values(test.Y, scores, predictions)
+    assert set(values) == set(mfsef.TABLE_METRICS)
+    for metric, per_instance in values.items():
+        assert len(per_instance) == len(test.Y)
+        assert np.nanmean(per_instance) == pytest.approx(totals[metric])
+
+
+def test_dataset_records_keep_per_instance_values_at_the_tables_size(toy, tmp_path):
+    settings = mfsef.Settings(curve_fractions=(0.2,), curve_datasets=("toy",),
+                              methods=("PMU", "MFSEF"))
+    scores, _, instances = mfsef.dataset_records("toy", toy, settings, ResultCache(tmp_path))
+    assert set(instances.method) == {"Original", "PMU", "MFSEF"}
+    assert len(instances) == 3 * 4 * 60  # methods x table metrics x test instances
+    in_table = scores[scores.in_table & scores.metric.isin(mfsef.TABLE_METRICS)]
+    means = instances.groupby(["method", "metric"]).value.mean()
+    for row in in_table.itertuples():
+        assert means[(row.method, row.metric)] == pytest.approx(row.value)
+    # the panel's scores-only records are cached apart and stay identical
+    alone, _ = mfsef.dataset_scores("toy", toy, settings, ResultCache(tmp_path))
+    pd.testing.assert_frame_equal(alone, scores)
+
+
+def test_claim_cases_are_paired_t_tests_over_test_instances():
+    rng = np.random.default_rng(4)
+    base = rng.random(200)
+    rows = [{"dataset": "d", "method": method, "metric": metric, "instance": i,
+             "value": base[i] + shift}
+            for method, shift in (("MFSEF", 0.0), ("PMU", 0.05), ("Original", 0.0))
+            for metric in ("AP", "HL") for i in range(200)]
+    instances = pd.DataFrame(rows)
+    instances.loc[(instances.instance == 0) & (instances.method == "PMU"), "value"] += 1.0
+    cases = mfsef.claim_cases(instances).set_index("claim")
+    ap, hl = cases.loc["MFSEF better than PMU on AP"], cases.loc["MFSEF better than PMU on HL"]
+    expected = paired_case(-(instances.query("method == 'PMU' and metric == 'AP'").value.to_numpy()
+                             - base), method="t")
+    assert ap.effect == pytest.approx(expected["effect"]) and ap.p_value == pytest.approx(
+        expected["p_value"])
+    assert hl.effect == pytest.approx(-ap.effect)  # a loss: lower PMU values favour PMU
+    assert ap.test == "paired t over test instances" and ap.n == 200
+    # identical values: exactly no difference
+    same = cases.loc["MFSEF better than Original on AP"]
+    assert (same.effect, same.ci_low, same.ci_high, same.verdict) == (0, 0, 0, "inconclusive")
