@@ -3,6 +3,8 @@
 * ``OPTIONAL_PAGES`` are pages of the site that other work owns (installation, the lab,
   library use, performance, verdicts). A toctree line naming one whose file is missing is
   dropped from ``index.md`` before it is parsed.
+* A Markdown link to a missing optional page keeps its text (or the page's title) without
+  the link.
 * A MyST ``{include}`` of a missing file (each paper's ``papers/<paper>_verdicts.md``) is
   replaced by a sentence saying that section has not been written yet.
 
@@ -14,7 +16,9 @@ from __future__ import annotations
 import re
 from pathlib import Path, PurePosixPath
 
-OPTIONAL_PAGES = ("installation", "lab", "library", "performance", "verdicts")
+OPTIONAL_PAGES = {"installation": "installation", "lab": "the lab", "library": "library use",
+                  "performance": "performance", "verdicts": "verdicts"}
+LINK = re.compile(r"\[(?P<text>[^\]]*)\]\((?P<target>[^)\s]+)\.md\)")
 INCLUDE = re.compile(r"^```\{include\} (?P<target>\S+)\n```\n", re.MULTILINE)
 MISSING = "*(This section has not been written yet: `{target}` does not exist.)*\n"
 
@@ -25,6 +29,29 @@ def drop_missing_pages(text: str, srcdir: Path) -> str:
             if not (line.strip() in OPTIONAL_PAGES
                     and not (srcdir / f"{line.strip()}.md").is_file())]
     return "".join(kept)
+
+
+def unlink_missing_pages(text: str, srcdir: Path, folder: PurePosixPath) -> str:
+    """``text`` with links to missing optional pages replaced by their words."""
+
+    def replace(match: re.Match) -> str:
+        page = (folder / match["target"]).as_posix()
+        page = str(PurePosixPath(*_normalised(page)))
+        if page not in OPTIONAL_PAGES or (srcdir / f"{page}.md").is_file():
+            return match[0]
+        return match["text"] or OPTIONAL_PAGES[page]
+
+    return LINK.sub(replace, text)
+
+
+def _normalised(path: str) -> list[str]:
+    parts: list[str] = []
+    for part in path.split("/"):
+        if part == "..":
+            parts = parts[:-1]
+        elif part not in ("", "."):
+            parts.append(part)
+    return parts or ["."]
 
 
 def drop_missing_includes(text: str, folder: Path) -> str:
@@ -41,7 +68,9 @@ def _on_source_read(app, docname: str, source: list[str]) -> None:
     srcdir = Path(app.srcdir)
     if docname == "index":
         source[0] = drop_missing_pages(source[0], srcdir)
-    source[0] = drop_missing_includes(source[0], srcdir / PurePosixPath(docname).parent)
+    folder = PurePosixPath(docname).parent
+    source[0] = unlink_missing_pages(source[0], srcdir, folder)
+    source[0] = drop_missing_includes(source[0], srcdir / folder)
 
 
 def setup(app):
