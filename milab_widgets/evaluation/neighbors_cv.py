@@ -20,7 +20,6 @@ import numpy as np
 import pandas as pd
 
 from milab_widgets.evaluation.cache import ResultCache
-from milab_widgets.evaluation.fixed_params import fold_accuracies
 from milab_widgets.evaluation.grid import GridTask, run_grid
 from milab_widgets.evaluation.splits import stratified_splits, subset
 from milab_widgets.mil.distances import METRIC_INPUTS
@@ -53,15 +52,18 @@ def grid_accuracies(
     rows = []
     for split_number, (train, test) in enumerate(splits):
         base = {kind: matrices[kind] for kind in needed}
-        train_part = subset(base, train, train)
+        train_part, query_part = subset(base, train, train), subset(base, test, train)
+        ks = [k for k in k_grid if k <= len(train)]
         for sigma in sigmas:
             alpha = _alpha_for(metric, train_part, y[train], sigma)
-            for k in k_grid:
-                if k > len(train):
-                    continue
-                model = make_bag_classifier(classifier, k, metric=metric, alpha=alpha)
-                [accuracy] = fold_accuracies(model, base, y, [(train, test)])
-                rows.append((split_number, k, sigma, np.nan if alpha is None else alpha, accuracy))
+            if not ks:
+                continue
+            # one fit and one ranking serve every K (decision_function_grid)
+            model = make_bag_classifier(classifier, max(ks), metric=metric, alpha=alpha)
+            votes = model.fit(train_part, y[train]).decision_function_grid(query_part, ks)
+            accuracies = ((votes > 0) == (y[test] == 1)).mean(axis=1)
+            rows.extend((split_number, k, sigma, np.nan if alpha is None else alpha, float(accuracy))
+                        for k, accuracy in zip(ks, accuracies))
     return pd.DataFrame(rows, columns=["split", "k", "sigma", "alpha", "accuracy"])
 
 

@@ -77,6 +77,24 @@ class _BagNeighborsClassifier(ClassifierMixin, BaseEstimator):
         """Indices of each query bag's nearest training bags (ties: lower index first)."""
         return _nearest(self.query_distances(X), self._n_references())
 
+    def decision_function_grid(self, X, ks) -> np.ndarray:
+        """``decision_function(X)`` of this classifier refitted with K = k for each k of
+        ``ks`` (K = n_neighbors, or references with citers k + 2 when ``citers`` is None),
+        from one ranking of the query distances: (len(ks), n_query).
+
+        What a parameter search over K costs once the distances exist: the same votes as
+        len(ks) separate fits and predictions, without them.
+        """
+        distances = self.query_distances(X)
+        ranked_labels = self.y_[_nearest(distances, max(ks))]
+        shared = self._grid_shared()
+        return np.array([self._grid_votes(distances, ranked_labels[:, :k], k, shared)
+                         for k in ks])
+
+    def _grid_shared(self):
+        """What every K of :meth:`decision_function_grid` reuses (None: nothing)."""
+        return None
+
     # -- distances -----------------------------------------------------------------------------
     def _n_bags(self, X, y) -> int:
         if isinstance(X, BagDataset):
@@ -179,9 +197,12 @@ class BagKNN(_BagNeighborsClassifier):
         return check_positive_int(self.n_neighbors, "n_neighbors")
 
     def _votes(self, distances: np.ndarray) -> np.ndarray:
-        neighbours = _nearest(distances, self._n_references())
-        positives = self.y_[neighbours].sum(axis=1)
-        return 2 * positives - neighbours.shape[1]
+        k = self._n_references()
+        return self._grid_votes(distances, self.y_[_nearest(distances, k)], k, None)
+
+    @staticmethod
+    def _grid_votes(distances, neighbour_labels: np.ndarray, k: int, shared) -> np.ndarray:
+        return 2 * neighbour_labels.sum(axis=1) - k
 
 
 class CitationKNN(_BagNeighborsClassifier):
@@ -225,35 +246,55 @@ class CitationKNN(_BagNeighborsClassifier):
     def _n_references(self) -> int:
         return check_positive_int(self.references, "references")
 
-    def _n_citers(self) -> int:
+    def _n_citers(self, references: int | None = None) -> int:
+        """C: the citers parameter, else R + 2 (R = references unless given)."""
         if self.citers is None:
-            return self._n_references() + 2
+            return (self._n_references() if references is None else references) + 2
         return check_positive_int(self.citers, "citers")
 
     def _fit_neighborhood(self) -> None:
         super()._fit_neighborhood()
+        self.citation_radius_ = self._citation_radius(self._n_citers())
+
+    def _citation_radius(self, n_citers: int, ranked_others=None) -> np.ndarray:
+        """Per training bag, the distance to its n_citers-th nearest other training bag
+        (read from ``ranked_others``, its sorted rows, when given)."""
+        if n_citers >= self.n_train_:
+            return np.full(self.n_train_, np.inf)
+        if ranked_others is None:
+            ranked_others = np.partition(self._others(), n_citers - 1, axis=1)
+        return ranked_others[:, n_citers - 1]
+
+    def _others(self) -> np.ndarray:
         others = self.train_distances_.copy()
         np.fill_diagonal(others, np.inf)
-        n_citers = self._n_citers()
-        if n_citers >= self.n_train_:
-            self.citation_radius_ = np.full(self.n_train_, np.inf)
-        else:
-            self.citation_radius_ = np.partition(others, n_citers - 1, axis=1)[:, n_citers - 1]
+        return others
 
     def citer_mask(self, X) -> np.ndarray:
         """(n_query, n_train) booleans: training bag t cites query bag q."""
-        return self._citers(self.query_distances(X))
+        return self._citers(self.query_distances(X), self.citation_radius_)
 
-    def _citers(self, distances: np.ndarray) -> np.ndarray:
-        return distances <= self.citation_radius_[np.newaxis, :]
+    @staticmethod
+    def _citers(distances: np.ndarray, radius: np.ndarray) -> np.ndarray:
+        return distances <= radius[np.newaxis, :]
+
+    def _grid_shared(self) -> np.ndarray:
+        return np.sort(self._others(), axis=1)  # every C's citation radius at once
 
     def _votes(self, distances: np.ndarray) -> np.ndarray:
-        references = _nearest(distances, self._n_references())
-        positive_refs = self.y_[references].sum(axis=1)
-        citers = self._citers(distances)
-        positive_citers = citers @ self.y_
-        n_votes = references.shape[1] + citers.sum(axis=1)
-        return 2 * (positive_refs + positive_citers) - n_votes
+        k = self._n_references()
+        return self._citation_votes(distances, self.y_[_nearest(distances, k)],
+                                    self.citation_radius_)
+
+    def _grid_votes(self, distances, reference_labels: np.ndarray, k: int, shared) -> np.ndarray:
+        return self._citation_votes(distances, reference_labels,
+                                    self._citation_radius(self._n_citers(k), shared))
+
+    def _citation_votes(self, distances, reference_labels, radius) -> np.ndarray:
+        citers = self._citers(distances, radius)
+        positives = reference_labels.sum(axis=1) + citers @ self.y_
+        n_votes = reference_labels.shape[1] + citers.sum(axis=1)
+        return 2 * positives - n_votes
 
 
 def _nearest(distances: np.ndarray, k: int) -> np.ndarray:
