@@ -4,10 +4,25 @@ Regenerates, as tidy DataFrames:
 - Figs. 2-3 and §4.1: SVDD and CDVSE on the artificial Sine_noise and Square_noise sets
   (M = 20, T = 20, sigma = 0.3, zeta = 0.3, C = 1): test g-means, SVDDs kept, and the
   decision values on a grid for the boundary plots;
-- Table 2: the selected C, zeta, sigma and the number of SVDDs CDVSE keeps;
+- Table 2: the selected C (also as nu), zeta, sigma and the number of SVDDs CDVSE keeps,
+  beside the seed's, whose "C" is read as nu (below);
 - Tables 3-4: training and test g-mean (mean ± std over the repetitions) of SVDD, Bagging,
   AdaBoost and CDVSE on the UCI sets of Table 1 (Flare_solar is unavailable);
-- the seed's claims, checked on these runs.
+- the replay: the same protocol at the seed's own Table 2 parameters, no selection, beside
+  the selected-parameter results and the seed's Table 4 (what selection costs, apart from
+  what the implementation does); and the selection criterion's alternatives
+  (:data:`~milab_widgets.evaluation.oneclass_selection.REFERENCES`), each with its Table 4;
+- the seed's claims as statistical statements: per dataset and rival the paired t-test on
+  the 20 repetitions' test g-mean differences (independent random splits), per claim the
+  Wilcoxon signed-rank test over the datasets (:mod:`milab_widgets.evaluation.claim_tests`).
+
+The seed's "C" is nu. As SVDD's bound on the duals (which sum to 1), C = 0.4 would leave at
+most 1/C = 2.5, so two, training samples outside the sphere whatever n, which cannot give
+its training g-means of 75-77 %; while those g-means (Table 3) are sqrt(1 - C) within 2.6
+points on 11 of its 13 sets (Pima 77.30 vs sqrt(0.6) = 77.46, Cancer 96.48 vs 96.44;
+:func:`nu_evidence`): what a description scores that leaves out a fraction nu = C of the
+normal samples (LIBSVM's one-class ``-n``) and rejects the rare training outlier. So the
+replay fits every SVDD with ``nu=C``, i.e. bound 1 / (C n).
 
 Protocol (seed §4.2): per repetition, training = 70 % of the normal samples and 0.5 % of
 the outliers (at least one), test = the rest. Features are scaled to [0, 1] with the
@@ -37,9 +52,24 @@ from milab_widgets.data.oneclass import OneClassDataset
 from milab_widgets.data.synthetic_oneclass import sine_noise, square_noise
 from milab_widgets.data.uci_sources import UNAVAILABLE
 from milab_widgets.evaluation.cache import ResultCache
+from milab_widgets.evaluation.claim_tests import (
+    CLAIM_COLUMNS,
+    VERDICTS,
+    across_datasets,
+    describe,
+    paired_case,
+    verdict_counts,
+)
 from milab_widgets.evaluation.grid import GridTask, run_grid
 from milab_widgets.evaluation.oneclass_scores import g_mean
-from milab_widgets.evaluation.oneclass_selection import make_folds, select_sigma, select_svdd
+from milab_widgets.evaluation.oneclass_selection import (
+    DEFAULT_REFERENCE,
+    REFERENCES,
+    make_folds,
+    select_sigma_by,
+    select_svdd_by,
+)
+from milab_widgets.exceptions import InputError
 from milab_widgets.experiments.tables import concat_or_empty, load_available, write_tables
 from milab_widgets.oneclass import SVDD, AdaBoostSVDD, BaggingSVDD, CDVSESVDD
 
@@ -50,8 +80,16 @@ METHODS = {"svdd": "SVDD", "bagging": "Bagging", "adaboost": "AdaBoost", "cdvse"
 #: §4.1's setting for the artificial sets.
 SYNTHETIC_SETTING = {"C": 1.0, "zeta": 0.3, "sigma": 0.3, "n_estimators": 20, "max_iter": 20,
                      "lam": 1.0, "gamma_l1": 1.0}
-#: One row of ``Results.runs``: a method's selected parameters and g-means in one repetition.
-RUN_COLUMNS = ("dataset", "repetition", "method", "C", "zeta", "sigma", "kept", "train", "test")
+#: One row of ``Results.runs``: a method's parameters (C and its nu = 1 / (C n_train)) and
+#: g-means in one repetition.
+RUN_COLUMNS = ("dataset", "repetition", "method", "C", "nu", "zeta", "sigma", "kept", "train",
+               "test")
+#: ``Results.all_runs`` adds how the parameters were set: a selection criterion's name
+#: (selected by cross-validation against that reference), or PAPER_PARAMETERS.
+PARAMETERS_COLUMN = "parameters"
+PAPER_PARAMETERS = "paper"
+#: What names a case in ``claim_cases.csv``, and the two mean g-means behind its effect.
+CASE_COLUMNS = ["dataset", "rival", "parameters", "cdvse", "rival_g_mean"]
 #: Columns of ``Results.synthetic``, ``Results.boundaries`` and ``Results.points`` (§4.1).
 SYNTHETIC_COLUMNS = ("method", "kept", "g_mean", "dataset", "repetition")
 BOUNDARY_COLUMNS = ("method", "x", "y", "decision", "dataset")
@@ -137,19 +175,37 @@ class Settings:
     max_iter: int = 20
     normal_fraction: float = 0.7
     outlier_fraction: float = 0.005
+    #: The selection criterion of ``runs`` (Tables 2-4); every one in ``criteria`` is run
+    #: too, for ``all_runs``.
+    criterion: str = DEFAULT_REFERENCE
+    criteria: tuple = tuple(REFERENCES)
+    #: Also run the protocol at the seed's Table 2 parameters ("C" read as nu).
+    replay: bool = True
+
+    def __post_init__(self):
+        unknown = sorted(set(self.criteria) - set(REFERENCES))
+        if unknown or self.criterion not in self.criteria:
+            raise InputError(f"criterion={self.criterion!r}, criteria={self.criteria!r}: each "
+                             f"must be one of {sorted(REFERENCES)}, and criterion among criteria.")
 
     @classmethod
-    def for_mode(cls, quick: bool, seed: int = 0, repetitions: int | None = None) -> Settings:
+    def for_mode(cls, quick: bool, seed: int = 0, repetitions: int | None = None,
+                 **options) -> Settings:
+        """Quick or full protocol; ``options`` set (or override) other fields, e.g.
+        ``criterion``."""
         if quick:
-            return cls(True, seed, repetitions or 2, folds=3, n_estimators=20,
-                       n_artificial=200, C_grid=(0.05, 0.2, 1.0), zeta_grid=(0.1, 1.0, 5.0),
-                       sigma_grid=(0.1, 1.0))
-        return cls(False, seed, repetitions or 20)
+            small = {"folds": 3, "n_estimators": 20, "n_artificial": 200,
+                     "C_grid": (0.05, 0.2, 1.0), "zeta_grid": (0.1, 1.0, 5.0),
+                     "sigma_grid": (0.1, 1.0)}
+            return cls(True, seed, repetitions or 2, **{**small, **options})
+        return cls(False, seed, repetitions or 20, **options)
 
 
 @dataclass
 class Results:
-    """The run's tables; ``runs`` has one row per dataset x repetition x method."""
+    """The run's tables; ``runs`` has one row per dataset x repetition x method, with the
+    parameters selected by ``settings.criterion``; ``all_runs`` holds those rows and the
+    other criteria's and the replay's, told apart by its ``parameters`` column."""
 
     settings: Settings
     runs: pd.DataFrame
@@ -157,20 +213,28 @@ class Results:
     boundaries: pd.DataFrame
     points: pd.DataFrame
     skipped: dict = field(default_factory=dict)
+    all_runs: pd.DataFrame | None = None
 
     @property
     def summary(self) -> pd.DataFrame:
         return summarise(self.runs)
 
     @property
+    def claim_cases(self) -> pd.DataFrame:
+        return claim_cases(self.all_runs, self.synthetic, self.settings.criterion)
+
+    @property
     def claims(self) -> pd.DataFrame:
-        return check_claims(self.summary, self.synthetic)
+        return claims_across_datasets(self.claim_cases)
 
 
 def run(datasets=UCI_DATASETS, quick: bool = False, seed: int = 0, repetitions=None,
         cache_dir=None, progress: bool = False, synthetic: bool = True,
-        n_jobs: int | None = None) -> Results:
+        n_jobs: int | None = None, **options) -> Results:
     """Run §4.1 and §4.2; unavailable datasets are skipped and reported in ``skipped``.
+
+    ``options`` are :class:`Settings` fields: ``criterion`` (the selection criterion of
+    ``runs``), ``criteria`` (all run, for ``all_runs``), ``replay`` (the seed's parameters).
 
     ``synthetic=False`` skips §4.1 (the artificial sets): ``synthetic``, ``boundaries`` and
     ``points`` are then empty tables with their columns (the panel's UCI protocol).
@@ -181,16 +245,18 @@ def run(datasets=UCI_DATASETS, quick: bool = False, seed: int = 0, repetitions=N
     threads cost more than they give, above all on a shared machine.
     """
     with threadpool_limits(limits=1, user_api="blas"):
-        return _run(Settings.for_mode(quick, seed, repetitions), datasets, cache_dir,
-                    synthetic, n_jobs, progress)
+        return _run(Settings.for_mode(quick, seed, repetitions, **options), datasets,
+                    cache_dir, synthetic, n_jobs, progress)
 
 
 def _run(settings: Settings, datasets, cache_dir, synthetic: bool, n_jobs, progress) -> Results:
     tables = synthetic_experiment(settings) if synthetic else _empty_synthetic()
     synthetic, boundaries, points = tables
     available, skipped = load_available(datasets, UNAVAILABLE)
-    runs = uci_runs(available, settings, ResultCache(cache_dir), n_jobs, progress)
-    return Results(settings, runs, synthetic, boundaries, points, skipped)
+    all_runs = uci_runs(available, settings, ResultCache(cache_dir), n_jobs, progress)
+    runs = all_runs[all_runs[PARAMETERS_COLUMN] == settings.criterion]
+    return Results(settings, runs[list(RUN_COLUMNS)].reset_index(drop=True), synthetic,
+                   boundaries, points, skipped, all_runs)
 
 
 # -- §4.1: artificial sets, and the panel's playground ------------------------------------
@@ -204,6 +270,8 @@ class Playground:
     objective: np.ndarray
     boundaries: pd.DataFrame
     points: pd.DataFrame
+    #: The fitted CDVSESVDD (its kept spheres answer "how far is this point from each?").
+    ensemble: CDVSESVDD | None = None
 
 
 def playground(data, C=1.0, zeta=0.3, n_estimators=20, sigma=0.3, lam=1.0, gamma_l1=1.0,
@@ -226,7 +294,7 @@ def playground(data, C=1.0, zeta=0.3, n_estimators=20, sigma=0.3, lam=1.0, gamma
     cdvse = models["cdvse"]
     return Playground(pd.DataFrame(rows), cdvse.weights_, cdvse.selected_, cdvse.objective_,
                       pd.concat(grids, ignore_index=True) if grids else pd.DataFrame(),
-                      _roles(data, train))
+                      _roles(data, train), cdvse)
 
 
 def width_reading_scores(settings: Settings) -> pd.DataFrame:
@@ -317,38 +385,70 @@ def uci_runs(datasets: dict, settings: Settings, cache: ResultCache,
              for name, data in datasets.items() for repetition in range(settings.repetitions)]
     records = run_grid(tasks, cache, n_jobs, progress, desc="UCI repetitions")
     rows = [row for record in records for row in record["rows"]]
-    return pd.DataFrame(rows, columns=RUN_COLUMNS)
+    return pd.DataFrame(rows, columns=[*RUN_COLUMNS, PARAMETERS_COLUMN])
 
 
 def repetition_record(name, data, repetition: int, settings: Settings) -> dict:
-    """One repetition: split, scale, select parameters, fit the four methods, score them."""
+    """One repetition: split, scale, select parameters under every criterion, fit the four
+    methods, score them; and the same at the seed's Table 2 parameters (``replay``)."""
     seed = _seed(settings.seed, name, repetition)
     train, test = split_train_test(data.y, np.random.default_rng(seed), settings.normal_fraction,
                                    settings.outlier_fraction)
     scaler = MinMaxScaler().fit(data.X[train])
-    X_train, X_test = scaler.transform(data.X[train]), scaler.transform(data.X[test])
-    y_train, y_test = data.y[train], data.y[test]
-    folds = make_folds(X_train, y_train, settings.folds, settings.n_artificial, seed)
-    C, zeta, _ = select_svdd(X_train, folds, settings.C_grid, settings.zeta_grid)
-    sigma, _ = select_sigma(X_train, folds, C, zeta, settings.sigma_grid, settings.n_estimators,
-                            seed, max_iter=settings.max_iter)
-    bagging = BaggingSVDD(settings.n_estimators, C, zeta, random_state=seed).fit(X_train)
-    models = {
-        "svdd": SVDD(C=C, gamma=zeta).fit(X_train),
-        "bagging": bagging,
-        "adaboost": AdaBoostSVDD(settings.n_estimators, C, zeta).fit(X_train, y_train),
-        "cdvse": CDVSESVDD(settings.n_estimators, C, zeta, sigma, max_iter=settings.max_iter,
-                           random_state=seed).fit(X_train, spheres=bagging.spheres_),
-    }
+    split = (scaler.transform(data.X[train]), data.y[train], scaler.transform(data.X[test]),
+             data.y[test])
     rows = []
-    for method, model in models.items():
-        rows.append({
-            "dataset": name, "repetition": repetition, "method": method, "C": C, "zeta": zeta,
-            "sigma": sigma, "kept": _kept(model),
-            "train": g_mean(y_train, model.predict(X_train)),
-            "test": g_mean(y_test, model.predict(X_test)),
-        })
+    for criterion, (C, zeta, sigma) in selected_parameters(split[0], split[1], settings,
+                                                           seed).items():
+        rows += _method_rows(split, {"C": C}, zeta, sigma, settings, seed,
+                             {"dataset": name, "repetition": repetition,
+                              PARAMETERS_COLUMN: criterion})
+    if settings.replay and name in set(PAPER_TABLE2.dataset):
+        paper = PAPER_TABLE2.set_index("dataset").loc[name]
+        rows += _method_rows(split, {"nu": float(paper.C)}, float(paper.zeta),
+                             float(paper.sigma), settings, seed,
+                             {"dataset": name, "repetition": repetition,
+                              PARAMETERS_COLUMN: PAPER_PARAMETERS})
     return {"rows": rows}
+
+
+def selected_parameters(X_train, y_train, settings: Settings, seed: int) -> dict:
+    """{criterion: (C, zeta, sigma)} chosen by 5-fold cross-validation against each of
+    ``settings.criteria``'s references: one set of folds (same seed), so every SVDD of the
+    grid is fitted once for all criteria, and sigma once per distinct (C, zeta)."""
+    fold_sets = {criterion: make_folds(X_train, y_train, settings.folds, settings.n_artificial,
+                                       seed, criterion)
+                 for criterion in settings.criteria}
+    choices, _ = select_svdd_by(X_train, fold_sets, settings.C_grid, settings.zeta_grid)
+    chosen = {}
+    for C, zeta in dict.fromkeys(choices.values()):
+        sharing = {name: folds for name, folds in fold_sets.items() if choices[name] == (C, zeta)}
+        sigmas, _ = select_sigma_by(X_train, sharing, C, zeta, settings.sigma_grid,
+                                    settings.n_estimators, seed, max_iter=settings.max_iter)
+        chosen.update({name: (C, zeta, sigma) for name, sigma in sigmas.items()})
+    return {name: chosen[name] for name in settings.criteria}
+
+
+def _method_rows(split, scale: dict, zeta: float, sigma: float, settings: Settings, seed: int,
+                 keys: dict) -> list:
+    """The four methods fitted with ``scale`` ({"C": ...} or {"nu": ...}), zeta and sigma,
+    and scored; Bagging and CDVSE share their bootstrap SVDDs."""
+    X_train, y_train, X_test, y_test = split
+    M = settings.n_estimators
+    bagging = BaggingSVDD(M, gamma=zeta, random_state=seed, **scale).fit(X_train)
+    models = {
+        "svdd": SVDD(gamma=zeta, **scale).fit(X_train),
+        "bagging": bagging,
+        "adaboost": AdaBoostSVDD(M, gamma=zeta, **scale).fit(X_train, y_train),
+        "cdvse": CDVSESVDD(M, gamma=zeta, sigma=sigma, max_iter=settings.max_iter,
+                           random_state=seed, **scale).fit(X_train, spheres=bagging.spheres_),
+    }
+    C = models["svdd"].C_
+    return [{**keys, "method": method, "C": C, "nu": 1.0 / (C * len(X_train)), "zeta": zeta,
+             "sigma": sigma, "kept": _kept(model),
+             "train": g_mean(y_train, model.predict(X_train)),
+             "test": g_mean(y_test, model.predict(X_test))}
+            for method, model in models.items()]
 
 
 def _kept(model) -> int:
@@ -377,24 +477,102 @@ def summarise(runs: pd.DataFrame) -> pd.DataFrame:
 def score_table(summary: pd.DataFrame, split: str) -> pd.DataFrame:
     """The seed's layout: datasets as rows; per method "ours" and "paper", mean ± std in %."""
     chosen = summary[summary.split == split]
-    cell = lambda m, s: "—" if pd.isna(m) else f"{100 * m:.2f} ± {100 * s:.2f}"  # noqa: E731
-    chosen = chosen.assign(ours=[cell(m, s) for m, s in zip(chosen["mean"], chosen["std"])],
-                           paper=[cell(m, s) for m, s in zip(chosen.paper_mean, chosen.paper_std)])
-    table = chosen.pivot(index="dataset", columns="method", values=["ours", "paper"])
-    table = table.swaplevel(axis=1).reindex(
-        columns=[(m, kind) for m in METHODS for kind in ("ours", "paper")])
-    table.columns = [f"{METHODS[m]} ({kind})" for m, kind in table.columns]
+    return _side_by_side({"ours": chosen, "paper": _paper_side(chosen)})
+
+
+def parameters_table(all_runs: pd.DataFrame, criterion: str = DEFAULT_REFERENCE,
+                     split: str = "test") -> pd.DataFrame:
+    """The replay beside the seed: per method, its g-mean (mean ± std, %) at the seed's own
+    Table 2 parameters ("C" read as nu), the seed's Table 4 (or 3) value, and ours with
+    the parameters ``criterion`` selected (``table4_paper_parameters.csv``)."""
+    replay = _split_summary(all_runs, PAPER_PARAMETERS, split)
+    return _side_by_side({"paper parameters": replay, "paper": _paper_side(replay),
+                          "selected": _split_summary(all_runs, criterion, split)})
+
+
+def criteria_table(all_runs: pd.DataFrame, split: str = "test") -> pd.DataFrame:
+    """Table 4 (or 3) once per selection criterion in ``all_runs``, and the seed's."""
+    criteria = [name for name in REFERENCES if name in set(all_runs[PARAMETERS_COLUMN])]
+    sides = {name: _split_summary(all_runs, name, split) for name in criteria}
+    if criteria:
+        sides["paper"] = _paper_side(sides[criteria[0]])
+    return _side_by_side(sides)
+
+
+def summary_by_parameters(all_runs: pd.DataFrame) -> pd.DataFrame:
+    """:func:`summarise` per way of setting the parameters (criteria, the seed's), tidy."""
+    parts = [summarise(group).assign(**{PARAMETERS_COLUMN: name})
+             for name, group in all_runs.groupby(PARAMETERS_COLUMN, sort=False)]
+    return concat_or_empty(parts, [*summarise(all_runs.iloc[:0]).columns, PARAMETERS_COLUMN])
+
+
+def _split_summary(all_runs, parameters: str, split: str) -> pd.DataFrame:
+    summary = summarise(all_runs[all_runs[PARAMETERS_COLUMN] == parameters])
+    return summary[summary.split == split]
+
+
+def _paper_side(summary: pd.DataFrame) -> pd.DataFrame:
+    """The seed's mean and std in the ``mean``/``std`` columns, for the same rows."""
+    return summary.assign(mean=summary.paper_mean, std=summary.paper_std)
+
+
+def _side_by_side(sides: dict) -> pd.DataFrame:
+    """Datasets as rows; per method one "mean ± std" (%) column per side, in ``sides``'s
+    order; each side a summary part with dataset, method, mean and std."""
+    cells = [side.assign(side=name, cell=[_cell(m, s) for m, s in zip(side["mean"], side["std"])])
+             for name, side in sides.items()]
+    long = concat_or_empty(cells, ["dataset", "method", "side", "cell"])
+    table = long.pivot(index="dataset", columns=["method", "side"], values="cell")
+    table = table.reindex(columns=pd.MultiIndex.from_tuples(
+        [(m, name) for m in METHODS for name in sides], names=["method", "side"]))
+    table.columns = [f"{METHODS[m]} ({name})" for m, name in table.columns]
     return table.reindex([d for d in UCI_DATASETS if d in table.index])
 
 
+def _cell(mean, std) -> str:
+    return "—" if pd.isna(mean) else f"{100 * mean:.2f} ± {100 * std:.2f}"
+
+
+def nu_evidence() -> pd.DataFrame:
+    """Why the seed's "C" is nu: its Table 3 training g-mean of SVDD beside sqrt(1 - C), the
+    training g-mean of a description that rejects the training outlier(s) and leaves out
+    a fraction nu = C of the normal samples (%, seed numbers only)."""
+    train = PAPER_SCORES[(PAPER_SCORES.split == "train") & (PAPER_SCORES.method == "svdd")]
+    table = PAPER_TABLE2[["dataset", "C"]].merge(train[["dataset", "paper_mean"]], on="dataset")
+    table = table.assign(sqrt_one_minus_C=100 * np.sqrt(1 - table.C),
+                         table3_svdd=100 * table.pop("paper_mean"))
+    return table.assign(difference=table.table3_svdd - table.sqrt_one_minus_C).round(2)
+
+
+def criteria_parameters(all_runs: pd.DataFrame) -> pd.DataFrame:
+    """Per dataset and selection criterion: the median selected nu and zeta (how tight a
+    description each criterion asks for) and the mean test g-mean of SVDD and CDVSE."""
+    columns = ["dataset", PARAMETERS_COLUMN, "nu", "zeta", "svdd_test", "cdvse_test"]
+    selected = all_runs[all_runs[PARAMETERS_COLUMN].isin(REFERENCES)]
+    if selected.empty:
+        return pd.DataFrame(columns=columns)
+    scores = (selected.groupby(["dataset", PARAMETERS_COLUMN, "method"]).test.mean()
+              .unstack("method")[["svdd", "cdvse"]].add_suffix("_test"))
+    chosen = (selected[selected.method == "svdd"].groupby(["dataset", PARAMETERS_COLUMN])
+              [["nu", "zeta"]].median())
+    table = chosen.join(scores).reset_index()
+    order = {name: k for k, name in enumerate(UCI_DATASETS)}
+    table = table.assign(order=table.dataset.map(order))
+    return table.sort_values(["order", PARAMETERS_COLUMN])[columns].reset_index(drop=True)
+
+
 def parameter_table(runs: pd.DataFrame) -> pd.DataFrame:
-    """Table 2: most often selected C, zeta, sigma (ties: smaller) and CDVSE's SVDDs kept
-    (mean ± std), beside the seed's values."""
+    """Table 2: most often selected C, zeta, sigma (ties: smaller), the selected C as nu
+    (1 / (C n_train), n_train fixed per dataset) and CDVSE's SVDDs kept (mean ± std),
+    beside the seed's values, its "C" read as nu (``paper_nu``)."""
     cdvse = runs[runs.method == "cdvse"]
+    cdvse = cdvse.assign(inverse_n=cdvse.C * cdvse.nu)  # 1 / n_train, fixed per dataset
     mode = lambda values: values.mode().min()  # noqa: E731
-    ours = cdvse.groupby("dataset").agg(C=("C", mode), zeta=("zeta", mode), sigma=("sigma", mode),
+    ours = cdvse.groupby("dataset").agg(C=("C", mode), inverse_n=("inverse_n", "first"),
+                                        zeta=("zeta", mode), sigma=("sigma", mode),
                                         kept_mean=("kept", "mean"), kept_std=("kept", "std"))
-    paper = PAPER_TABLE2.set_index("dataset").add_prefix("paper_")
+    ours.insert(1, "nu", ours.pop("inverse_n") / ours["C"])
+    paper = PAPER_TABLE2.rename(columns={"C": "nu"}).set_index("dataset").add_prefix("paper_")
     table = ours.join(paper, how="left")
     return table.reindex([d for d in UCI_DATASETS if d in table.index]).reset_index()
 
@@ -412,53 +590,112 @@ def synthetic_table(synthetic: pd.DataFrame) -> pd.DataFrame:
     return table.join(paper).reset_index()
 
 
-def check_claims(summary: pd.DataFrame, synthetic: pd.DataFrame) -> pd.DataFrame:
-    """The seed's claims on our runs, one row per (claim, dataset).
+def claim_name(rival: str, parameters: str) -> str:
+    """The claim "CDVSE beats <rival>" on the UCI sets, with how the parameters were set."""
+    how = ("the paper's Table 2 parameters" if parameters == PAPER_PARAMETERS
+           else "selected parameters")
+    return f"CDVSE beats {METHODS[rival]} on test g-mean ({how})"
 
-    1. CDVSE's mean test g-mean is at least each rival's (SVDD, Bagging, AdaBoost), on
-       every UCI dataset (seed Table 4 and conclusion);
-    2. CDVSE beats the single SVDD on the artificial sets (§4.1, mean over repetitions).
+
+SYNTHETIC_CLAIM = "CDVSE beats SVDD on the artificial sets (§4.1 setting)"
+
+
+def claim_cases(all_runs: pd.DataFrame | None, synthetic: pd.DataFrame,
+                criterion: str = DEFAULT_REFERENCE) -> pd.DataFrame:
+    """The seed's claims per case as statistical statements.
+
+    Claims (seed Table 4 and conclusion; §4.1): CDVSE's test g-mean exceeds SVDD's,
+    Bagging's and AdaBoost's on the UCI sets, with the parameters ``criterion`` selected
+    and with the seed's own Table 2 parameters; and it exceeds SVDD's on the artificial
+    sets. A case is one dataset and rival: the effect is the mean over the repetitions of
+    CDVSE's minus the rival's test g-mean (a fraction), with the paired t interval and p
+    (:func:`~milab_widgets.evaluation.claim_tests.paired_case`, ``method="t"``): the
+    repetitions are independent random splits, each scored on its own test set.
     """
     rows = []
-    test = summary[summary.split == "test"]
-    for dataset, group in test.groupby("dataset", sort=False):
-        score = dict(zip(group.method, group["mean"]))
-        rival = max(("svdd", "bagging", "adaboost"), key=score.get)
-        rows.append({"claim": "CDVSE >= SVDD, Bagging, AdaBoost (test g-mean)",
-                     "dataset": dataset, "holds": bool(score["cdvse"] >= score[rival]),
-                     "cdvse": score["cdvse"], "best_rival": METHODS[rival],
-                     "rival": score[rival]})
+    runs = pd.DataFrame(columns=[*RUN_COLUMNS, PARAMETERS_COLUMN]) if all_runs is None else all_runs
+    chosen = runs[runs[PARAMETERS_COLUMN].isin([criterion, PAPER_PARAMETERS])]
+    for (parameters, dataset), group in chosen.groupby([PARAMETERS_COLUMN, "dataset"],
+                                                       sort=False):
+        scores = group.pivot(index="repetition", columns="method", values="test")
+        for rival in ("svdd", "bagging", "adaboost"):
+            rows.append(_case(claim_name(rival, parameters), scores, rival, dataset, parameters))
     for dataset, group in synthetic.groupby("dataset", sort=False):
-        score = group.groupby("method")["g_mean"].mean()
-        rows.append({"claim": "CDVSE > SVDD on the artificial sets", "dataset": dataset,
-                     "holds": bool(score["cdvse"] > score["svdd"]), "cdvse": score["cdvse"],
-                     "best_rival": "SVDD", "rival": score["svdd"]})
-    return pd.DataFrame(rows)
+        scores = group.pivot(index="repetition", columns="method", values="g_mean")
+        rows.append(_case(SYNTHETIC_CLAIM, scores, "svdd", dataset, "§4.1"))
+    return pd.DataFrame(rows, columns=CLAIM_COLUMNS + CASE_COLUMNS)
 
 
-def verdict(claims: pd.DataFrame, summary: pd.DataFrame) -> str:
-    """One line per seed claim: on how many datasets our runs support it, and the median
-    distance between CDVSE and its best rival on the UCI sets that ran."""
-    held = claims.groupby("claim", sort=False)["holds"].agg(["sum", "count"])
-    lines = [f"'{claim}' holds in {int(row['sum'])} of {int(row['count'])} datasets"
-             for claim, row in held.iterrows()]
-    test = summary[summary.split == "test"].pivot(index="dataset", columns="method", values="mean")
-    if test.empty:
-        lines.append("no UCI dataset was available, so Tables 2-4 were not regenerated")
-    else:
-        gap = (test["cdvse"] - test[["svdd", "bagging", "adaboost"]].max(axis=1)).abs().median()
-        lines.append(f"median |CDVSE - best rival| on the UCI sets = {100 * gap:.2f} g-mean points")
-    return "; ".join(lines)
+def _case(claim, scores: pd.DataFrame, rival: str, dataset: str, parameters: str) -> dict:
+    case = paired_case(scores["cdvse"] - scores[rival], method="t")
+    return {"claim": claim, **case, "dataset": dataset, "rival": METHODS[rival],
+            "parameters": parameters, "cdvse": scores["cdvse"].mean(),
+            "rival_g_mean": scores[rival].mean()}
+
+
+def claims_across_datasets(cases: pd.DataFrame) -> pd.DataFrame:
+    """One row per claim: the Wilcoxon signed-rank test and Hodges-Lehmann interval over
+    the datasets' effects (:func:`~milab_widgets.evaluation.claim_tests.across_datasets`),
+    and how many cases are supported, contradicted, inconclusive."""
+    rows = [{"claim": claim, **across_datasets(group.effect.to_numpy()),
+             **{f"cases_{word}": count for word, count in verdict_counts(group).items()}}
+            for claim, group in cases.groupby("claim", sort=False)]
+    return pd.DataFrame(rows, columns=CLAIM_COLUMNS + [f"cases_{word}" for word in VERDICTS])
+
+
+def verdict(claims: pd.DataFrame, all_runs: pd.DataFrame | None,
+            criterion: str = DEFAULT_REFERENCE) -> str:
+    """The verdict as Markdown: one line per claim read from ``claims``, then how far the
+    seed's own parameters get (:func:`replay_distance`)."""
+    if claims.empty:
+        return "No claim could be tested: the datasets it needs were skipped."
+    lines = [f"- {describe(row, scale=100, unit=' g-mean points')}; per dataset: "
+             f"{row['cases_supported']} supported, {row['cases_contradicted']} contradicted, "
+             f"{row['cases_inconclusive']} inconclusive" for row in claims.to_dict("records")]
+    text = ("CDVSE's test g-mean minus its rival's (points), over the datasets "
+            "(Hodges-Lehmann effect, Wilcoxon signed-rank test; per dataset the paired t-test "
+            "over the repetitions):\n\n" + "\n".join(lines))
+    if np.isinf(claims.ci_low).any():
+        text += ("\n\nWith 5 datasets or fewer the signed-rank test cannot reach the 5 % level, "
+                 "so the interval is unbounded.")
+    distance = replay_distance(all_runs, criterion)
+    return text + (f"\n\n{distance}" if distance else "")
+
+
+def replay_distance(all_runs: pd.DataFrame | None, criterion: str = DEFAULT_REFERENCE) -> str:
+    """How close the replay (the seed's Table 2 parameters) and the selected parameters
+    come to the seed's Table 4: the median |ours - seed| over datasets and methods, and on
+    how many of those cells it is within the seed's own standard deviation."""
+    if all_runs is None or all_runs.empty or PAPER_PARAMETERS not in set(all_runs.parameters):
+        return ""
+    parts = []
+    for name, label in ((PAPER_PARAMETERS, "the paper's own Table 2 parameters (C read as nu)"),
+                        (criterion, f"our selected parameters ({criterion} criterion)")):
+        test = _split_summary(all_runs, name, "test").dropna(subset=["paper_mean"])
+        gap = (test["mean"] - test.paper_mean).abs()
+        parts.append(f"with {label} the median |ours - paper| is {100 * gap.median():.2f} "
+                     f"points, within the paper's standard deviation in "
+                     f"{int((gap <= test.paper_std).sum())} of {len(gap)} cells")
+    return ("Test g-mean against the paper's Table 4 (datasets x methods): " + "; ".join(parts)
+            + ".")
 
 
 def save_tables(results: Results, folder) -> list[Path]:
     """Write every table as CSV (and the settings as JSON) into ``folder``."""
     summary = results.summary
+    all_runs = results.all_runs
     tables = {
         "runs": results.runs, "summary": summary,
         "table2_parameters": parameter_table(results.runs),
         "table3_train": score_table(summary, "train").reset_index(),
         "table4_test": score_table(summary, "test").reset_index(),
-        "synthetic": synthetic_table(results.synthetic), "claims": results.claims,
+        "table4_paper_parameters": parameters_table(all_runs, results.settings.criterion
+                                                    ).reset_index(),
+        "table4_criteria": criteria_table(all_runs).reset_index(),
+        "summary_by_parameters": summary_by_parameters(all_runs),
+        "criteria_parameters": criteria_parameters(all_runs),
+        "table3_nu_evidence": nu_evidence(),
+        "synthetic": synthetic_table(results.synthetic),
+        "claims": results.claims, "claim_cases": results.claim_cases,
     }
     return write_tables(folder, tables, asdict(results.settings), results.skipped)

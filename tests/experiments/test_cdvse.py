@@ -1,11 +1,26 @@
-"""Seed 002's experiment module: split protocol, a small run end to end, tables, cache."""
+"""CDVSE's experiment module: split protocol, the replay at the paper's parameters (nu),
+the selection criteria, the claims builder, a small run end to end, tables, cache."""
 
 import numpy as np
 import pandas as pd
 import pytest
+from sklearn.preprocessing import MinMaxScaler
 
+from milab_widgets.data.oneclass import OneClassDataset
 from milab_widgets.data.synthetic_oneclass import square_noise
+from milab_widgets.evaluation import g_mean
+from milab_widgets.evaluation.oneclass_selection import (
+    REFERENCES,
+    artificial_outliers,
+    make_folds,
+    select_sigma,
+    select_sigma_by,
+    select_svdd,
+    select_svdd_by,
+)
+from milab_widgets.exceptions import InputError
 from milab_widgets.experiments import cdvse
+from milab_widgets.oneclass import SVDD
 
 
 def test_split_takes_70_percent_of_normals_and_half_a_percent_of_outliers():
@@ -39,11 +54,14 @@ def test_small_run_end_to_end(require_dataset, tmp_path):
     assert list(table.index) == ["thyroid"] and "CDVSE (paper)" in table.columns
     assert table.loc["thyroid", "CDVSE (paper)"] == "94.23 ± 1.81"
     parameters = cdvse.parameter_table(results.runs)
-    assert parameters.loc[0, "paper_kept"] == 31
+    assert parameters.loc[0, "paper_kept"] == 31 and parameters.loc[0, "paper_nu"] == 0.06
+    assert set(results.all_runs.parameters) == {"marginals", "box", "paper"}
     claims = results.claims
-    assert set(claims.claim.str[:5]) == {"CDVSE"} and claims.holds.dtype == bool
+    assert list(claims.columns[:8]) == CLAIM_COLUMNS and set(claims.claim.str[:5]) == {"CDVSE"}
     written = cdvse.save_tables(results, tmp_path / "out")
     assert all(path.exists() for path in written)
+    replay = pd.read_csv(tmp_path / "out" / "table4_paper_parameters.csv")
+    assert replay.loc[0, "CDVSE (paper)"] == "94.23 ± 1.81"
     again = cdvse.run(["thyroid"], quick=True, repetitions=1, cache_dir=tmp_path / "cache")
     pd.testing.assert_frame_equal(again.runs, results.runs)
 
@@ -65,6 +83,7 @@ def test_run_without_the_synthetic_sets_gives_empty_tables_with_columns():
                            (results.points, cdvse.POINT_COLUMNS)):
         assert table.empty and list(table.columns) == list(columns)
     assert results.claims.empty and results.runs.empty
+    assert cdvse.verdict(results.claims, results.all_runs).startswith("No claim")
 
 
 def test_synthetic_columns_match_the_experiment():
@@ -86,3 +105,197 @@ def test_cache_key_ignores_the_number_of_repetitions(monkeypatch, tmp_path):
     assert (cache.hits, cache.misses) == (2, 3) and list(runs.repetition) == [0, 1, 2]
     cdvse.uci_runs({"toy": None}, cdvse.Settings.for_mode(True, seed=1, repetitions=1), cache)
     assert cache.misses == 4  # the seed still is part of the key
+
+
+CLAIM_COLUMNS = ["claim", "effect", "ci_low", "ci_high", "p_value", "verdict", "test", "n"]
+
+
+# -- the replay at the seed's Table 2 parameters, "C" read as nu -------------------------------
+def toy_thyroid(seed=0):
+    """Random data under the name of a Table 2 row (thyroid: nu 0.06, zeta 0.06, sigma 1)."""
+    rng = np.random.default_rng(seed)
+    X = np.vstack([rng.normal(0, 1, (60, 3)), rng.normal(3, 1, (30, 3))])
+    return OneClassDataset(X, np.r_[np.ones(60), -np.ones(30)], "thyroid")
+
+
+def test_replay_fits_every_method_with_nu_the_papers_C():
+    settings = cdvse.Settings.for_mode(True, repetitions=1, n_estimators=5)
+    data = toy_thyroid()
+    rows = pd.DataFrame(cdvse.repetition_record("thyroid", data, 0, settings)["rows"])
+    paper = rows[rows.parameters == "paper"].set_index("method")
+    assert set(rows.parameters) == {"marginals", "box", "paper"} and len(paper) == 4
+    # the oracle: the same split and scaling, an SVDD fitted directly with nu = 0.06
+    seed = cdvse._seed(settings.seed, "thyroid", 0)
+    train, test = cdvse.split_train_test(data.y, np.random.default_rng(seed))
+    scaler = MinMaxScaler().fit(data.X[train])
+    model = SVDD(nu=0.06, gamma=0.06).fit(scaler.transform(data.X[train]))
+    assert paper.loc["svdd", "test"] == pytest.approx(
+        g_mean(data.y[test], model.predict(scaler.transform(data.X[test]))))
+    np.testing.assert_allclose(paper.nu, 0.06)
+    assert (paper.zeta == 0.06).all() and (paper.sigma == 1.0).all()
+    np.testing.assert_allclose(paper.C, 1 / (0.06 * len(train)))
+
+
+def hand_made_runs():
+    """Two datasets x three repetitions x four methods, at the selected and the paper's
+    parameters; g-means chosen so every cell of the tables is known."""
+    rows = []
+    for parameters, shift in (("marginals", 0.0), ("box", 0.05), ("paper", 0.02)):
+        for dataset in ("cancer", "sonar"):
+            for repetition in range(3):
+                for k, method in enumerate(cdvse.METHODS):
+                    value = 0.5 + 0.1 * k + shift + 0.01 * repetition
+                    rows.append({"dataset": dataset, "repetition": repetition, "method": method,
+                                 "C": 0.1, "nu": 0.05, "zeta": 1.0, "sigma": 0.3, "kept": 1,
+                                 "train": value, "test": value, "parameters": parameters})
+    return pd.DataFrame(rows)
+
+
+def test_replay_table_has_the_replay_the_paper_and_the_selected_per_method():
+    table = cdvse.parameters_table(hand_made_runs())
+    assert list(table.columns) == [f"{name} ({side})" for name in cdvse.METHODS.values()
+                                   for side in ("paper parameters", "paper", "selected")]
+    assert list(table.index) == ["cancer", "sonar"]
+    # SVDD (k = 0): repetitions 0.52, 0.53, 0.54 at the paper's parameters, 0.50-0.52 selected
+    assert table.loc["cancer", "SVDD (paper parameters)"] == "53.00 ± 1.00"
+    assert table.loc["cancer", "SVDD (selected)"] == "51.00 ± 1.00"
+    assert table.loc["sonar", "CDVSE (paper)"] == "60.64 ± 4.69"
+
+
+def test_criteria_table_has_one_column_per_criterion_and_the_paper():
+    table = cdvse.criteria_table(hand_made_runs())
+    assert list(table.columns[:3]) == ["SVDD (marginals)", "SVDD (box)", "SVDD (paper)"]
+    assert table.loc["cancer", "SVDD (box)"] == "56.00 ± 1.00"
+
+
+def test_table2_reports_the_selected_C_as_nu_beside_the_papers_nu():
+    runs = hand_made_runs()
+    runs = runs[runs.parameters == "marginals"].assign(C=0.1, nu=0.5)  # n_train = 20
+    table = cdvse.parameter_table(runs).set_index("dataset")
+    assert table.loc["cancer", "nu"] == pytest.approx(0.5)
+    assert table.loc["cancer", "paper_nu"] == 0.07 and table.loc["sonar", "paper_nu"] == 0.4
+
+
+# -- the selection criteria ---------------------------------------------------------------
+def test_box_reference_is_uniform_in_the_bounding_box():
+    X = np.random.default_rng(0).normal(size=(40, 3))
+    points = artificial_outliers(X, 4000, np.random.default_rng(1), reference="box")
+    assert (points >= X.min(axis=0)).all() and (points <= X.max(axis=0)).all()
+    # uniform: the mean of each column is the box's midpoint (4000 draws: sd ~ range/220)
+    np.testing.assert_allclose(points.mean(axis=0), (X.min(axis=0) + X.max(axis=0)) / 2,
+                               atol=0.03 * np.ptp(X, axis=0).max())
+    with pytest.raises(InputError, match="reference='ball'"):
+        artificial_outliers(X, 5, np.random.default_rng(1), reference="ball")
+    assert set(REFERENCES) == {"marginals", "box"}
+
+
+def test_selection_under_several_criteria_equals_one_criterion_at_a_time():
+    rng = np.random.default_rng(3)
+    X, y = rng.normal(size=(60, 2)), np.ones(60, dtype=int)
+    fold_sets = {name: make_folds(X, y, 3, 40, seed=2, reference=name) for name in REFERENCES}
+    choices, table = select_svdd_by(X, fold_sets, (0.05, 0.2), (0.5, 2.0))
+    for name, folds in fold_sets.items():
+        C, zeta, single = select_svdd(X, folds, (0.05, 0.2), (0.5, 2.0))
+        assert choices[name] == (C, zeta)
+        np.testing.assert_allclose(table[name], single["score"])
+    sigmas, _ = select_sigma_by(X, fold_sets, 0.2, 0.5, (0.1, 1.0), n_estimators=4, seed=1)
+    for name, folds in fold_sets.items():
+        assert sigmas[name] == select_sigma(X, folds, 0.2, 0.5, (0.1, 1.0), 4, seed=1)[0]
+
+
+def test_fold_sets_with_different_training_rows_are_refused():
+    X, y = np.random.default_rng(0).normal(size=(30, 2)), np.ones(30, dtype=int)
+    with pytest.raises(InputError, match="training rows"):
+        select_svdd_by(X, {"a": make_folds(X, y, 3, 5, seed=0),
+                           "b": make_folds(X, y, 3, 5, seed=1)}, (0.2,), (1.0,))
+
+
+@pytest.mark.parametrize("options", [{"criterion": "ball"}, {"criteria": ("box",)},
+                                     {"criteria": ("marginals", "ball")}])
+def test_unknown_or_unrun_criterion_is_a_clear_error(options):
+    with pytest.raises(InputError, match="criterion"):
+        cdvse.Settings.for_mode(True, **options)
+
+
+def test_the_criterion_picks_the_runs_of_its_rows(monkeypatch):
+    monkeypatch.setattr(cdvse, "uci_runs", lambda *args: hand_made_runs())
+    monkeypatch.setattr(cdvse, "load_available", lambda names, unavailable: ({}, {}))
+    box = cdvse.run([], quick=True, synthetic=False, criterion="box")
+    assert box.settings.criterion == "box" and box.runs.test.min() == pytest.approx(0.55)
+    assert "parameters" not in box.runs.columns and len(box.all_runs) == 72
+
+
+# -- the claims builder ----------------------------------------------------------------------
+def claim_runs(cdvse_minus_rivals, parameters="marginals", repetitions=20, seed=0):
+    """Runs whose CDVSE test g-mean differs from every rival's by the given per-repetition
+    differences (a function of the repetition and a generator)."""
+    rng = np.random.default_rng(seed)
+    rows = []
+    for dataset in ("cancer", "sonar", "heart", "liver", "pima", "german", "housing"):
+        for repetition in range(repetitions):
+            base = rng.uniform(0.5, 0.8)
+            gap = cdvse_minus_rivals(repetition, rng)
+            for method in cdvse.METHODS:
+                value = base + gap if method == "cdvse" else base + 0.001 * rng.normal()
+                rows.append({"dataset": dataset, "repetition": repetition, "method": method,
+                             "test": value, "parameters": parameters})
+    return pd.DataFrame(rows)
+
+
+NO_SYNTHETIC = pd.DataFrame(columns=list(cdvse.SYNTHETIC_COLUMNS))
+
+
+@pytest.mark.parametrize("gap, expected", [
+    (lambda r, rng: 0.05 + 0.01 * rng.normal(), "supported"),
+    (lambda r, rng: -0.05 + 0.01 * rng.normal(), "contradicted"),
+    (lambda r, rng: 0.05 * rng.normal(), "inconclusive"),
+])
+def test_claims_follow_the_intervals_of_hand_made_differences(gap, expected):
+    cases = cdvse.claim_cases(claim_runs(gap), NO_SYNTHETIC)
+    assert list(cases.columns) == CLAIM_COLUMNS + cdvse.CASE_COLUMNS
+    assert len(cases) == 7 * 3 and set(cases.test) == {"paired t"} and (cases.n == 20).all()
+    claims = cdvse.claims_across_datasets(cases)
+    assert list(claims.columns[:8]) == CLAIM_COLUMNS and len(claims) == 3
+    if expected == "inconclusive":  # pure noise: every per-dataset interval covers 0 here
+        assert (cases.ci_low < 0).all() and (cases.ci_high > 0).all()
+        assert (cases.verdict == "inconclusive").all()
+        assert (claims.verdict == "inconclusive").all()
+    else:  # 7 datasets, all one way: the signed-rank interval excludes 0 as well
+        assert (cases.verdict == expected).all() and (claims.verdict == expected).all()
+        assert (claims[f"cases_{expected}"] == 7).all()
+    low, high = cases.ci_low.to_numpy(), cases.ci_high.to_numpy()
+    assert ((low <= cases.effect) & (cases.effect <= high)).all()
+
+
+def test_claims_tell_the_selected_from_the_papers_parameters_and_test_the_synthetic_sets():
+    runs = pd.concat([claim_runs(lambda r, rng: 0.05 + 0.01 * rng.normal()),
+                      claim_runs(lambda r, rng: -0.05 + 0.01 * rng.normal(), "paper", seed=1),
+                      claim_runs(lambda r, rng: 0.3, "box", seed=2)])
+    synthetic = pd.DataFrame([{"method": m, "kept": 1, "dataset": d, "repetition": r,
+                               "g_mean": 0.7 + (0.02 + 0.001 * r if m == "cdvse" else 0)}
+                              for d in ("sine_noise", "square_noise") for r in range(5)
+                              for m in ("svdd", "cdvse")])
+    claims = cdvse.claims_across_datasets(cdvse.claim_cases(runs, synthetic)).set_index("claim")
+    assert claims.loc[cdvse.claim_name("svdd", "marginals"), "verdict"] == "supported"
+    assert claims.loc[cdvse.claim_name("bagging", "paper"), "verdict"] == "contradicted"
+    synthetic_claim = claims.loc[cdvse.SYNTHETIC_CLAIM]
+    # two sets: every per-set case is supported, but 2 datasets cannot make a signed-rank case
+    assert synthetic_claim.cases_supported == 2 and synthetic_claim.verdict == "inconclusive"
+    assert np.isinf(synthetic_claim.ci_low) and len(claims) == 7  # "box" rows are not claims
+
+
+def test_nu_evidence_sets_the_papers_training_g_mean_beside_sqrt_one_minus_C():
+    table = cdvse.nu_evidence().set_index("dataset")
+    assert table.loc["pima", "sqrt_one_minus_C"] == pytest.approx(100 * np.sqrt(0.6), abs=0.005)
+    assert table.loc["pima", "table3_svdd"] == 77.30
+    assert (table.difference.abs() <= 2.6).sum() == 11  # all but Diabetes and Housing
+    assert set(table.index[table.difference.abs() > 2.6]) == {"diabetes", "housing"}
+
+
+def test_criteria_parameters_has_a_row_per_dataset_and_criterion():
+    table = cdvse.criteria_parameters(hand_made_runs())
+    assert list(table[["dataset", "parameters"]].itertuples(index=False, name=None)) == [
+        ("cancer", "box"), ("cancer", "marginals"), ("sonar", "box"), ("sonar", "marginals")]
+    # SVDD (k = 0): 0.50-0.52 with marginals, +0.05 with box; CDVSE (k = 3) 0.3 higher
+    np.testing.assert_allclose(table.svdd_test, [0.56, 0.51, 0.56, 0.51])
+    np.testing.assert_allclose(table.cdvse_test, [0.86, 0.81, 0.86, 0.81])
