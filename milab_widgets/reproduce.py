@@ -45,14 +45,21 @@ class PaperRun:
 
 
 def notebooks_dir() -> Path:
-    """The project's notebooks folder ($MILAB_NOTEBOOKS, else the source checkout's)."""
-    folder = Path(os.environ.get("MILAB_NOTEBOOKS", Path(__file__).resolve().parents[1] / "notebooks"))
-    if not folder.is_dir():
-        raise MilabError(
-            f"no notebooks folder at {folder}; run from a source checkout "
-            "(pip install -e .) or set MILAB_NOTEBOOKS to the folder holding the notebooks."
-        )
-    return folder
+    """The papers' notebooks folder: $MILAB_NOTEBOOKS if set, else the installed package's
+    (a wheel ships notebooks/ as milab_widgets/notebooks), else the source checkout's."""
+    package = Path(__file__).resolve().parent
+    if "MILAB_NOTEBOOKS" in os.environ:
+        candidates = [Path(os.environ["MILAB_NOTEBOOKS"])]
+    else:
+        candidates = [package / "notebooks", package.parent / "notebooks"]
+    for folder in candidates:
+        if folder.is_dir():
+            return folder
+    raise MilabError(
+        f"no notebooks folder at {' or '.join(map(str, candidates))}; reinstall milab-widgets "
+        "(its wheel ships them), install a source checkout (pip install -e .), or set "
+        "MILAB_NOTEBOOKS to the folder holding the notebooks."
+    )
 
 
 def paper_names(names: Iterable[str]) -> list[str]:

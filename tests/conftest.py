@@ -4,7 +4,12 @@
   it is unavailable the test is skipped with the library's own explanation (how to fetch
   it) -- unless ``MILAB_REQUIRE_DATA=1`` (set in CI), where it fails instead, so real-data
   tests are never skipped silently there.
+* ``require_files(*names)`` does the same without loading: it only checks that the
+  datasets' files are present (for tests that hand the data to a subprocess, a notebook).
 * ``empty_data_home`` points ``MILAB_DATA_HOME`` at an empty folder (a fresh install).
+* ``repo_copy`` and ``fresh_venvs`` (session-wide): the working tree copied as a fresh
+  clone has it, and one fresh virtual environment per interpreter, shared by the tests that
+  install the project as a user would (tests/packaging/fresh_env.py).
 * ``http_server`` serves a temporary folder on 127.0.0.1 (never the internet), and
   ``register_tiny_dataset`` registers a 2-bag CSV dataset served there.
 """
@@ -19,11 +24,20 @@ from types import SimpleNamespace
 import pytest
 
 from milab_widgets.data import load_dataset
+from milab_widgets.data.home import locate
 from milab_widgets.data.loaders import load_mil_csv
-from milab_widgets.data.registry import REGISTRY, DataFile, DatasetSpec
+from milab_widgets.data.registry import REGISTRY, DataFile, DatasetSpec, get_spec
 from milab_widgets.exceptions import DatasetUnavailableError
+from tests.packaging.fresh_env import copy_repository, make_venv
 
 TINY_CSV = b"1,1,0.5,1.5\n1,1,2.5,3.5\n0,2,4.5,5.5\n"
+
+
+def skip_unless_required(missing: DatasetUnavailableError):
+    """Skip the test for a missing dataset, or fail it under MILAB_REQUIRE_DATA=1."""
+    if os.environ.get("MILAB_REQUIRE_DATA") == "1":
+        pytest.fail(f"MILAB_REQUIRE_DATA=1 but {missing}", pytrace=False)
+    pytest.skip(str(missing))
 
 
 @pytest.fixture
@@ -34,9 +48,22 @@ def require_dataset():
         try:
             return load_dataset(name)
         except DatasetUnavailableError as missing:
-            if os.environ.get("MILAB_REQUIRE_DATA") == "1":
-                pytest.fail(f"MILAB_REQUIRE_DATA=1 but {missing}", pytrace=False)
-            pytest.skip(str(missing))
+            skip_unless_required(missing)
+
+    return require
+
+
+@pytest.fixture
+def require_files():
+    """``require(*names)``: skips (fails under MILAB_REQUIRE_DATA=1) unless every named
+    dataset's files are present and intact; nothing is loaded."""
+
+    def require(*names):
+        for name in names:
+            try:
+                locate(get_spec(name))
+            except DatasetUnavailableError as missing:
+                skip_unless_required(missing)
 
     return require
 
@@ -47,6 +74,24 @@ def empty_data_home(tmp_path, monkeypatch):
     monkeypatch.setenv("MILAB_DATA_HOME", str(home))
     monkeypatch.delenv("MILAB_DATA_URL", raising=False)
     return home
+
+
+@pytest.fixture(scope="session")
+def repo_copy(tmp_path_factory):
+    return copy_repository(tmp_path_factory.mktemp("clone") / "repo")
+
+
+@pytest.fixture(scope="session")
+def fresh_venvs(tmp_path_factory):
+    """``venv_for(python) -> FreshVenv``, made on first use for each interpreter."""
+    made = {}
+
+    def venv_for(python):
+        if python not in made:
+            made[python] = make_venv(python, tmp_path_factory.mktemp("venv") / "venv")
+        return made[python]
+
+    return venv_for
 
 
 class _RecordingHandler(SimpleHTTPRequestHandler):

@@ -6,13 +6,13 @@ runs ``pip install -r binder/requirements.txt`` from the root of a copy of the r
 then ``binder/postBuild`` if there is one. It then runs ``notebooks/index.ipynb``, the
 notebook the Binder link opens, in a kernel of that environment with an empty data home
 (a Binder has no benchmark data). The commands come from the files, so changing the
-configuration changes what is tested.
+configuration changes what is tested. The environment and the repository copy are the
+session's, shared with the wheel test (tests/packaging/fresh_env.py says how).
 """
 
 import json
 import os
 import shutil
-import subprocess
 import sys
 from pathlib import Path
 
@@ -21,42 +21,16 @@ import pytest
 
 from milab_widgets.reproduce import PAPERS
 from tests.notebooks.test_notebooks import outputs_of_type
+from tests.packaging.fresh_env import REPO, run
 
-REPO = Path(__file__).resolve().parents[2]
 #: The binder/ files this test reproduces; any other one would change the Binder unseen.
 MIRRORED = {"runtime.txt", "requirements.txt", "postBuild"}
-#: Left out of the copy: version control and generated files, which a Binder's clone lacks,
-#: and the committed full run (reports/, 40 MB), which nothing in the environment reads.
-NOT_COPIED = shutil.ignore_patterns(".git", "reports", "build", "dist", "*.egg-info",
-                                    "__pycache__", ".pytest_cache", ".ipynb_checkpoints",
-                                    ".benchmarks", "milab-output")
 KERNEL = "milab-binder"
 WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
 #: Appended to the index notebook: tells which Python and which milab_widgets the kernel ran.
 PROBE = ("import json, os, sys, milab_widgets\n"
          "print(json.dumps({'prefix': sys.prefix, 'package': milab_widgets.__file__,\n"
          "                  'data_home': os.environ.get('MILAB_DATA_HOME')}))")
-
-
-def tail(output, chars=4000):
-    """The last ``chars`` characters of a subprocess's output (str, bytes or None)."""
-    if isinstance(output, bytes):
-        output = output.decode(errors="replace")
-    return (output or "")[-chars:]
-
-
-def run(command, what, *, timeout, **kwargs):
-    """Run ``command``; fail with the tail of its stderr if it fails or outlasts ``timeout``."""
-    try:
-        done = subprocess.run([str(part) for part in command], check=False,
-                              capture_output=True, text=True, timeout=timeout, **kwargs)
-    except subprocess.TimeoutExpired as hung:
-        pytest.fail(f"{what} took over {timeout} s; stderr ends:\n{tail(hung.stderr)}",
-                    pytrace=False)
-    if done.returncode:
-        pytest.fail(f"{what} failed (exit {done.returncode}); stderr ends:\n"
-                    f"{tail(done.stderr)}", pytrace=False)
-    return done
 
 
 def runtime_python(binder):
@@ -72,26 +46,13 @@ def runtime_python(binder):
     return found
 
 
-def environment(venv, data_home):
-    """os.environ with ``venv`` activated, the data home set, and nothing leaking in."""
-    env = {key: value for key, value in os.environ.items()
-           if key not in {"PYTHONPATH", "PYTHONHOME", "MILAB_DATA_URL", "MILAB_NOTEBOOKS"}}
-    env.update(VIRTUAL_ENV=str(venv), PATH=f"{venv / 'bin'}{os.pathsep}{env.get('PATH', '')}",
-               MILAB_DATA_HOME=str(data_home))
-    return env
-
-
 def build_binder_environment(root, venv, env):
-    """Do what repo2docker does with ``root/binder``; returns the environment's python."""
-    run([runtime_python(root / "binder"), "-m", "venv", venv], "python -m venv", timeout=300)
-    python = venv / "bin" / "python"
-    run([python, "-m", "pip", "install", "-r", "binder/requirements.txt"],
-        "pip install -r binder/requirements.txt", cwd=root, env=env, timeout=1800)
+    """Do what repo2docker does with ``root/binder`` in ``venv``."""
+    venv.install_project("-r", "binder/requirements.txt", cwd=root, env=env)
     post_build = root / "binder" / "postBuild"
     if post_build.exists():
         post_build.chmod(0o755)
         run(["./binder/postBuild"], "binder/postBuild", cwd=root, env=env, timeout=600)
-    return python
 
 
 def execute_index(python, root, env, folder):
@@ -110,19 +71,19 @@ def execute_index(python, root, env, folder):
 
 @pytest.mark.slow
 @pytest.mark.timeout(2700)
-def test_binder_environment_opens_the_lab_without_data(tmp_path):
+def test_binder_environment_opens_the_lab_without_data(tmp_path, repo_copy, fresh_venvs):
     unknown = set(os.listdir(REPO / "binder")) - MIRRORED
     assert not unknown, f"binder/ holds {unknown}, which this test does not reproduce"
-    root, venv, data_home = tmp_path / "repo", tmp_path / "venv", tmp_path / "data_home"
-    shutil.copytree(REPO, root, ignore=NOT_COPIED)
+    root, data_home = repo_copy, tmp_path / "data_home"
+    venv = fresh_venvs(runtime_python(root / "binder"))
     data_home.mkdir()
-    env = environment(venv, data_home)
-    python = build_binder_environment(root, venv, env)
-    *cells, probe = execute_index(python, root, env, tmp_path)
+    env = venv.environment(data_home)
+    build_binder_environment(root, venv, env)
+    *cells, probe = execute_index(venv.python, root, env, tmp_path)
 
     assert not outputs_of_type(cells + [probe], "error")
     ran = json.loads(outputs_of_type([probe], "stream")[0]["text"])
-    assert Path(ran["prefix"]).resolve() == venv.resolve(), "the kernel was not the venv's"
+    assert Path(ran["prefix"]).resolve() == venv.path.resolve(), "the kernel was not the venv's"
     assert Path(ran["package"]).resolve().is_relative_to(root.resolve())
     assert ran["data_home"] == str(data_home) and not any(data_home.iterdir())
     shown = outputs_of_type(cells, "display_data") + outputs_of_type(cells, "execute_result")
