@@ -48,7 +48,7 @@ class Details:
 
 
 #: Table cells with these exact words get a coloured HTML class (a verdict at a glance).
-STATUS_WORDS = ("yes", "partly", "no", "ok", "failed")
+STATUS_WORDS = ("supported", "contradicted", "inconclusive", "ok", "failed")
 
 _CSS = """
 body { font: 15px/1.5 system-ui, -apple-system, "Segoe UI", sans-serif; color: #222;
@@ -62,9 +62,9 @@ table { border-collapse: collapse; margin: .4em 0 1.2em; font-size: 13px; }
 th, td { border: 1px solid #ddd; padding: .25em .6em; text-align: left; vertical-align: top; }
 th { background: #eef3f8; }
 tr:nth-child(even) td { background: #f8f8f8; }
-td.yes, td.ok { background: #d9f2e3 !important; }
-td.partly { background: #fff3cd !important; }
-td.no, td.failed { background: #f8d7da !important; }
+td.supported, td.ok { background: #d9f2e3 !important; }
+td.inconclusive { background: #eeeeee !important; }
+td.contradicted, td.failed { background: #f8d7da !important; }
 img { max-width: 100%; border: 1px solid #eee; }
 details { margin: .6em 0 1em; } summary { cursor: pointer; color: #0072B2; }
 """

@@ -10,21 +10,27 @@ Everything is read from what the notebooks wrote, nothing is recomputed, so
 
 * the executed notebook's papermill metadata: time, and whether (and where) it failed;
 * ``settings.json`` (mode, seed and the skipped datasets), ``verdict.md``;
-* ``claims.csv``: one row per claim and case; the columns left of ``holds`` (except
-  ``claim``) name the case, the columns right of it are the evidence;
+* ``claims.csv``: one row per claim with the columns of
+  :data:`~milab_widgets.evaluation.claim_tests.CLAIM_COLUMNS` (effect, 95 % interval,
+  p-value, verdict, test, n), and ``claim_cases.csv`` beside it, the same per case; a paper
+  whose ``claims.csv`` lacks those columns is reported as not yet tested statistically;
 * the tables and chart each paper declares in :data:`HEADLINES`.
+
+The one thing the report draws itself is each paper's forest plot of its claims
+(``<output>/verdicts/<paper>.png``, from ``claims.csv``), so every paper has one.
 """
 
 from __future__ import annotations
 
 import json
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
 
 import pandas as pd
 
+from milab_widgets.evaluation.claim_tests import CLAIM_COLUMNS, VERDICTS, verdict_counts
 from milab_widgets.exceptions import InputError
 from milab_widgets.markup import (
     Details,
@@ -110,8 +116,8 @@ HEADLINES: dict[str, PaperSpec] = {
 @dataclass(frozen=True, eq=False)
 class PaperResult:
     """One paper's run as its output folder records it: ``settings`` is its
-    ``settings.json`` (with ``skipped``: name -> how to get it), ``claims`` its
-    ``claims.csv``, each read once."""
+    ``settings.json`` (with ``skipped``: name -> how to get it), ``claims`` and ``cases``
+    its ``claims.csv`` and ``claim_cases.csv``, each read once."""
 
     paper: str
     folder: Path
@@ -121,6 +127,7 @@ class PaperResult:
     error: str | None
     settings: dict
     claims: pd.DataFrame
+    cases: pd.DataFrame = field(default_factory=pd.DataFrame)
 
     @property
     def ok(self) -> bool:
@@ -151,7 +158,7 @@ def read_result(output: Path, paper: str, error: str | None = None) -> PaperResu
         error = "no verdict.md: the notebook did not finish"
     return PaperResult(paper, folder, run.get("title", paper), run.get("seconds"),
                        notebook if notebook.is_file() else None, error, settings,
-                       read_claims(folder))
+                       read_table(folder, "claims"), read_table(folder, "claim_cases"))
 
 
 def read_notebook(path: Path) -> dict:
@@ -175,31 +182,65 @@ def read_settings(folder: Path) -> dict:
     return json.loads(path.read_text()) if path.is_file() else {}
 
 
-def read_claims(folder: Path) -> pd.DataFrame:
-    path = folder / "claims.csv"
-    return pd.read_csv(path) if path.is_file() else pd.DataFrame(columns=["claim", "holds"])
+def read_table(folder: Path, stem: str) -> pd.DataFrame:
+    """``<folder>/<stem>.csv``, or an empty table when there is none."""
+    path = folder / f"{stem}.csv"
+    return pd.read_csv(path) if path.is_file() else pd.DataFrame()
 
 
 # -- claims ----------------------------------------------------------------------------------
-def claim_verdicts(claims: pd.DataFrame) -> pd.DataFrame:
-    """One row per claim: in how many cases it holds, whether our runs support it (yes: in
-    every case, no: in none, partly: otherwise) and the cases where it holds."""
-    case_columns = list(claims.columns[:claims.columns.get_loc("holds")].drop("claim"))
-    cases = claims[case_columns].astype(str).agg(" / ".join, axis=1)
-    rows = []
-    for claim, group in claims.groupby("claim", sort=False):
-        held, total = int(group.holds.sum()), len(group)
-        supported = "yes" if held == total else "no" if held == 0 else "partly"
-        where = "all" if held == total else ", ".join(cases[group.index[group.holds]]) or "none"
-        rows.append({"claim": claim, "supported": supported, "holds in": f"{held} of {total}",
-                     "cases where it holds": where})
-    return pd.DataFrame(rows, columns=["claim", "supported", "holds in", "cases where it holds"])
+NOT_TESTED = "not yet tested statistically"
 
 
-def claim_counts(claims: pd.DataFrame) -> str:
-    """``"yes · partly · no"`` counts of :func:`claim_verdicts`."""
-    verdicts = claim_verdicts(claims).supported.value_counts()
-    return " · ".join(str(verdicts.get(word, 0)) for word in ("yes", "partly", "no"))
+def tested(claims: pd.DataFrame) -> bool:
+    """Whether a claims table carries the statistical columns (effect, interval, verdict)."""
+    return set(CLAIM_COLUMNS) <= set(claims.columns)
+
+
+def counts_text(claims: pd.DataFrame) -> str:
+    """``"supported · contradicted · inconclusive"`` counts of a claims table, or why not."""
+    if not tested(claims):
+        return NOT_TESTED if len(claims) else ""
+    return " · ".join(str(count) for count in verdict_counts(claims).values())
+
+
+def claim_rows(claims: pd.DataFrame) -> pd.DataFrame:
+    """A claims table for reading: claim, effect, 95 % interval, p-value, verdict, test, n,
+    and what else the paper records (case names, per-case counts) after."""
+    extra = [c for c in claims.columns if c not in CLAIM_COLUMNS]
+    return pd.DataFrame({
+        "claim": claims.claim, "effect": claims.effect.map(number),
+        "95 % interval": [f"[{number(low)}, {number(high)}]"
+                          for low, high in zip(claims.ci_low, claims.ci_high)],
+        "p": claims.p_value.map(lambda p: "" if pd.isna(p) else f"{p:.2g}"),
+        "verdict": claims.verdict, "test": claims.test, "n": claims.n,
+    }).join(readable(claims[extra]))
+
+
+def number(value) -> str:
+    """4 significant digits; infinite bounds as ±∞, missing ones blank."""
+    if pd.isna(value):
+        return ""
+    if value in (float("inf"), float("-inf")):
+        return "+∞" if value > 0 else "−∞"
+    return f"{value:.4g}"
+
+
+def forest_plot(result: PaperResult, output: Path) -> Path:
+    """Draw the paper's claims as a forest plot into ``<output>/verdicts/<paper>.png``
+    (panels per test when its claims mix tests, whose effects have different units)."""
+    import altair as alt
+
+    from milab_widgets.charts.theme import THEME_NAME, save_chart
+    from milab_widgets.charts.verdicts import forest_chart
+
+    claims = result.claims
+    facet = "test" if claims.test.nunique() > 1 else None
+    chart = forest_chart(claims, facet=facet, title=f"{result.paper}: the seed's claims",
+                         effect_title="effect, 95 % interval (favours the claim →)")
+    with alt.theme.enable(THEME_NAME):
+        path, = save_chart(chart, output / "verdicts" / result.paper, formats=("png",))
+    return path
 
 
 # -- formatting ------------------------------------------------------------------------------
@@ -260,8 +301,11 @@ def report_blocks(results: list[PaperResult], output_label: str) -> list:
              "paper's numbers, its main chart and the datasets it had to skip. Times are "
              "the notebooks' last executions, which reuse the results cached in "
              "`<paper>/cache/` by earlier runs."),
-        Table(summary_table(results), "Claims: how many of the seed's claims our runs "
-              "support fully · partly · not at all; cases: claim × dataset checks that hold."),
+        Table(summary_table(results), "Claims: the seed's claims tested over the datasets; "
+              "cases: the same claims per dataset (and classifier or rival). A verdict reads "
+              "the 95 % interval of the effect only: supported (it excludes no effect in the "
+              "claimed direction), contradicted (it excludes it the other way), inconclusive "
+              "(it covers no effect)."),
     ]
     if absent:
         blocks.append(Text(f"Not in this folder: {', '.join(absent)} (run "
@@ -279,9 +323,10 @@ def summary_table(results: list[PaperResult]) -> pd.DataFrame:
             "paper": f"[{result.paper}](#{result.paper})",
             "status": "ok" if result.ok else "failed",
             "mode": mode(result.quick), "seed": "" if result.seed is None else result.seed,
-            "claims (yes · partly · no)": "" if claims is None else claim_counts(claims),
-            "cases holding": "" if claims is None else
-            f"{int(claims.holds.sum())} of {len(claims)}",
+            "claims (supported · contradicted · inconclusive)":
+                "" if claims is None else counts_text(claims),
+            "cases (supported · contradicted · inconclusive)":
+                "" if claims is None or not tested(result.cases) else counts_text(result.cases),
             "time": duration(result.seconds),
             "skipped": ", ".join(result.skipped) or "none",
         })
@@ -302,7 +347,7 @@ def paper_blocks(result: PaperResult, output_label: str) -> list:
                Text((result.folder / "verdict.md").read_text().strip())]
     if spec.note:
         blocks.append(Text(f"*{spec.note}*"))
-    blocks += claim_blocks(result.claims)
+    blocks += claim_blocks(result)
     blocks += [Heading(3, "Regenerated tables")] + headline_blocks(result.folder, spec)
     blocks += chart_blocks(result, spec) + skipped_blocks(result.skipped)
     return blocks + settings_blocks(result.settings)
@@ -321,13 +366,29 @@ def run_line(result: PaperResult, output_label: str) -> str:
             f"executed notebook: {notebook_link(result.paper)}.")
 
 
-def claim_blocks(claims: pd.DataFrame) -> list:
+def claim_blocks(result: PaperResult) -> list:
+    """The claims with effect, interval, p-value and verdict, their counts, the forest plot
+    and the per-case table (or the old table, flagged, when it is not yet statistical)."""
+    claims, cases = result.claims, result.cases
     blocks = [Heading(3, "The seed's claims on our runs")]
     if claims.empty:
         return blocks + [Text("No claim could be checked: the datasets it needs were skipped.")]
-    return blocks + [Table(claim_verdicts(claims)),
-                     Details(f"Every case ({len(claims)}), with our measured values",
-                             (Table(readable(claims)),))]
+    if not tested(claims):
+        return blocks + [Text(f"*This paper's claims are {NOT_TESTED}* (its `claims.csv` has "
+                              f"no {', '.join(CLAIM_COLUMNS[1:6])} columns): the checks "
+                              "below are point comparisons."),
+                         Details(f"Every check ({len(claims)})", (Table(readable(claims)),))]
+    counts = verdict_counts(claims)
+    blocks += [Text(", ".join(f"**{counts[word]} {word}**" for word in VERDICTS)
+                    + f" of {len(claims)} claims."),
+               Table(claim_rows(claims)),
+               Image(f"verdicts/{result.paper}.png", f"{result.paper}: forest plot of the "
+                     "claims")]
+    if tested(cases) and len(cases):
+        blocks.append(Details(f"Every case ({len(cases)}): {counts_text(cases)} "
+                              "(supported · contradicted · inconclusive)",
+                              (Table(claim_rows(cases)),)))
+    return blocks
 
 
 def headline_blocks(folder: Path, spec: PaperSpec) -> list:
@@ -376,6 +437,9 @@ def build_report(output, errors: Mapping[str, str] | None = None) -> tuple[Path,
         raise InputError(f"no paper output folder ({', '.join(PAPERS)}) in {folder}; "
                          f"run `milab reproduce --all --output {output}` first.")
     results = [read_result(folder, paper, errors.get(paper)) for paper in papers]
+    for result in results:
+        if result.ok and tested(result.claims) and len(result.claims):
+            forest_plot(result, folder)
     blocks = report_blocks(results, str(output))
     markdown, page = folder / "REPORT.md", folder / "REPORT.html"
     markdown.write_text(to_markdown(blocks))

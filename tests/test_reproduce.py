@@ -8,6 +8,7 @@ import threading
 import time
 from pathlib import Path
 
+import numpy as np
 import pandas as pd
 import papermill
 import pytest
@@ -19,7 +20,8 @@ from milab_widgets.markup import Table, Text, markdown_table, to_html
 from milab_widgets.report import (
     PaperResult,
     build_report,
-    claim_verdicts,
+    claim_rows,
+    counts_text,
     reproduce_commands,
 )
 from milab_widgets.reproduce import PAPERS
@@ -52,10 +54,15 @@ def write_paper(output, paper, claims, tables=(), skipped=None, quick=True, seed
     return folder
 
 
-INTH_CLAIMS = {"dataset": ["musk1", "musk1", "tiger", "tiger"],
-               "classifier": ["KNN", "KNN", "KNN", "KNN"],
-               "claim": ["intH >= minH, maxH", "intH >= aveH, adaH"] * 2,
-               "holds": [True, True, False, True], "intH": [0.87, 0.87, 0.775, 0.775]}
+INTH_CLAIMS = {"claim": ["intH more accurate than minH", "intH more accurate than adaH"],
+               "effect": [-0.0075, 0.1212], "ci_low": [-0.03, -np.inf],
+               "ci_high": [0.0067, np.inf], "p_value": [0.3125, 0.0625],
+               "verdict": ["inconclusive", "inconclusive"], "test": "wilcoxon", "n": [6, 5],
+               "cases_supported": [0, 4]}
+INTH_CASES = {"claim": ["intH more accurate than adaH"] * 2, "effect": [0.2550000001, 0.02],
+              "ci_low": [0.1619, -0.05], "ci_high": [0.3481, 0.09], "p_value": [0.0002, 0.6],
+              "verdict": ["supported", "inconclusive"], "test": "corrected resampled t",
+              "n": 10, "dataset": ["elephant", "musk2"], "classifier": "KNN"}
 CDVSE_CLAIMS = {"claim": ["CDVSE > SVDD"] * 2, "dataset": ["sine_noise", "square_noise"],
                 "holds": [False, False], "cdvse": [0.6525052, 0.4465], "rival": [0.66, 0.5]}
 CDVSE_TABLE4 = {"dataset": ["cancer"], "CDVSE (ours)": ["82.20 ± 3.88"],
@@ -66,41 +73,51 @@ CDVSE_TABLE4 = {"dataset": ["cancer"], "CDVSE (ours)": ["82.20 ± 3.88"],
 def two_papers(tmp_path):
     write_paper(tmp_path, "intH", INTH_CLAIMS,
                 {"paper_comparison": {"dataset": ["musk1"], "published_accuracy": [0.924],
-                                      "accuracy": [0.8800000000000001]}},
+                                      "accuracy": [0.8800000000000001]},
+                 "claim_cases": INTH_CASES},
                 skipped={"fox": "Dataset 'fox' is not available. Fix: run `milab fetch fox`"})
     write_paper(tmp_path, "CDVSE", CDVSE_CLAIMS, {"table4_test": CDVSE_TABLE4}, seconds=75)
     return tmp_path
 
 
-def test_claim_verdicts_are_yes_partly_no_with_the_cases_that_hold():
-    claims = pd.DataFrame(INTH_CLAIMS)
-    claims.loc[4] = ["fox", "KNN", "never", False, 0.5]
-    verdicts = claim_verdicts(claims).set_index("claim")
-    assert verdicts.loc["intH >= minH, maxH"].tolist() == ["partly", "1 of 2", "musk1 / KNN"]
-    assert verdicts.loc["intH >= aveH, adaH"].tolist() == ["yes", "2 of 2", "all"]
-    assert verdicts.loc["never"].tolist() == ["no", "0 of 1", "none"]
+def test_claim_rows_show_effect_interval_p_and_verdict_and_count_them():
+    rows = claim_rows(pd.DataFrame(INTH_CLAIMS))
+    assert list(rows.columns) == ["claim", "effect", "95 % interval", "p", "verdict", "test",
+                                  "n", "cases_supported"]
+    assert rows.iloc[0, :5].tolist() == ["intH more accurate than minH", "-0.0075",
+                                         "[-0.03, 0.0067]", "0.31", "inconclusive"]
+    assert rows.loc[1, "95 % interval"] == "[−∞, +∞]"
+    assert counts_text(pd.DataFrame(INTH_CASES)) == "1 · 0 · 1"
+    assert counts_text(pd.DataFrame(CDVSE_CLAIMS)) == "not yet tested statistically"
 
 
 def test_report_shows_claims_paper_numbers_chart_and_skips_in_markdown_and_html(two_papers):
     (two_papers / "intH" / "table3.png").write_bytes(b"png")
     markdown, page = build_report(two_papers)
     md, html = markdown.read_text(), page.read_text()
-    assert "| intH >= minH, maxH | partly | 1 of 2 | musk1 / KNN |" in md
-    assert "| intH >= aveH, adaH | yes | 2 of 2 | all |" in md
-    assert "| CDVSE > SVDD | no | 0 of 2 | none |" in md
-    assert "<td>intH &gt;= minH, maxH</td>\n  <td class=\"partly\">partly</td>" in html
-    assert '<td class="no">no</td>' in html and '<td class="yes">yes</td>' in html
+    assert ("| intH more accurate than minH | -0.0075 | [-0.03, 0.0067] | 0.31 | inconclusive "
+            "| wilcoxon | 6 | 0 |") in md
+    assert "**0 supported**, **0 contradicted**, **2 inconclusive** of 2 claims." in md
+    assert '<td class="inconclusive">inconclusive</td>' in html
+    assert '<td class="supported">supported</td>' in html  # a case, in the details
+    assert "Every case (2): 1 · 0 · 1" in md and "0.255 " in md  # rounded case effect
+    # the forest plot is drawn from claims.csv, into the report's own folder
+    assert (two_papers / "verdicts" / "intH.png").stat().st_size > 1000
+    assert "[![intH: forest plot of the claims](verdicts/intH.png)]" in md
+    assert not (two_papers / "verdicts" / "CDVSE.png").exists()
+    assert "*This paper's claims are not yet tested statistically*" in md
     for text in (md, html):
         assert "95.16 ± 1.41" in text and "82.20 ± 3.88" in text  # paper's and ours
         assert "0.924" in text and "0.88" in text and "0.8800000000000001" not in text
-        assert "0.6525" in text  # a measured value of the per-case claims table
+        assert "0.6525" in text  # a measured value of the old-style claims table
         assert "verdict of intH" in text and "verdict of CDVSE" in text
         assert "milab fetch fox" in text
         assert "1 min 15 s" in text and "12 s" in text
     summary = [line for line in md.splitlines() if line.startswith("| [")]
     assert summary == [
-        "| [intH](#intH) | ok | quick | 0 | 1 · 1 · 0 | 3 of 4 | 12 s | fox |",
-        "| [CDVSE](#CDVSE) | ok | quick | 0 | 0 · 0 · 1 | 0 of 2 | 1 min 15 s | none |"]
+        "| [intH](#intH) | ok | quick | 0 | 0 · 0 · 2 | 1 · 0 · 1 | 12 s | fox |",
+        "| [CDVSE](#CDVSE) | ok | quick | 0 | not yet tested statistically |  | 1 min 15 s "
+        "| none |"]
     assert "[![intH: table3](intH/table3.png)](intH/table3.png)" in md
     assert '<img src="intH/table3.png"' in html
     assert "`milab reproduce intH CDVSE --output " in md
@@ -139,10 +156,10 @@ def test_markup_escapes_html_and_pipes():
     table = markdown_table(pd.DataFrame({"x|y": ["1|2"], "z": ["a\nb"]}))
     assert table == "| x\\|y | z |\n| --- | --- |\n| 1\\|2 | a b |"
     page = to_html([Text("a < b, **c**, `d`, *e* [f](g.png)"),
-                    Table(pd.DataFrame({"claim": ["x|y"], "holds": ["yes"]}))], "t")
+                    Table(pd.DataFrame({"claim": ["x|y"], "verdict": ["supported"]}))], "t")
     assert ('a &lt; b, <strong>c</strong>, <code>d</code>, <em>e</em> <a href="g.png">f</a>'
             in page)
-    assert "<td>x|y</td>" in page and '<td class="yes">yes</td>' in page
+    assert "<td>x|y</td>" in page and '<td class="supported">supported</td>' in page
 
 
 def test_milab_report_rebuilds_without_running_and_fails_on_an_empty_folder(
@@ -281,6 +298,7 @@ def test_reproduce_inth_quick_on_a_fresh_install(empty_data_home, tmp_path, caps
     assert "| [intH](#intH) | ok | quick | 0 |" in report and "| fox, tiger |" in report
     assert "Fix: run `milab fetch fox`" in report and "**quick** protocol (a first look" in report
     assert "| musk1 | 0.924 | Wang & Zucker 2000 |" in report  # paper number beside ours
-    assert "| intH >= minH, maxH |" in report
+    assert "| intH more accurate than minH |" in report
     assert (output / "intH" / "table3.png").is_file() and "(intH/table3.png)" in report
-    assert "<td>intH &gt;= minH, maxH</td>" in (output / "REPORT.html").read_text()
+    assert (output / "verdicts" / "intH.png").is_file() and "(verdicts/intH.png)" in report
+    assert "<td>intH more accurate than minH</td>" in (output / "REPORT.html").read_text()
