@@ -236,7 +236,7 @@ def forest_plot(result: PaperResult, output: Path) -> Path:
 
     claims = result.claims
     facet = "test" if claims.test.nunique() > 1 else None
-    chart = forest_chart(claims, facet=facet, title=f"{result.paper}: the seed's claims",
+    chart = forest_chart(claims, facet=facet, title=f"{result.paper}: the paper's claims",
                          effect_title="effect, 95 % interval (favours the claim →)")
     with alt.theme.enable(THEME_NAME):
         path, = save_chart(chart, output / "verdicts" / result.paper, formats=("png",))
@@ -301,7 +301,7 @@ def report_blocks(results: list[PaperResult], output_label: str) -> list:
              "paper's numbers, its main chart and the datasets it had to skip. Times are "
              "the notebooks' last executions, which reuse the results cached in "
              "`<paper>/cache/` by earlier runs."),
-        Table(summary_table(results), "Claims: the seed's claims tested over the datasets; "
+        Table(summary_table(results), "Claims: the paper's claims tested over the datasets; "
               "cases: the same claims per dataset (and classifier or rival). A verdict reads "
               "the 95 % interval of the effect only: supported (it excludes no effect in the "
               "claimed direction), contradicted (it excludes it the other way), inconclusive "
@@ -370,7 +370,7 @@ def claim_blocks(result: PaperResult) -> list:
     """The claims with effect, interval, p-value and verdict, their counts, the forest plot
     and the per-case table (or the old table, flagged, when it is not yet statistical)."""
     claims, cases = result.claims, result.cases
-    blocks = [Heading(3, "The seed's claims on our runs")]
+    blocks = [Heading(3, "The paper's claims on our runs")]
     if claims.empty:
         return blocks + [Text("No claim could be checked: the datasets it needs were skipped.")]
     if not tested(claims):
