@@ -156,7 +156,13 @@ REGISTRY: dict[str, DatasetSpec] = _index(
 
 
 def dataset_names() -> list[str]:
-    """The registered dataset names, in registry order."""
+    """The registered dataset names, in registry order.
+
+    Examples
+    --------
+    >>> dataset_names()[:4]
+    ['musk1', 'musk2', 'elephant', 'web_recommendation_1']
+    """
     return list(REGISTRY)
 
 
@@ -167,6 +173,16 @@ def get_spec(name: str) -> DatasetSpec:
     ------
     UnknownDatasetError
         Naming the known datasets and the closest matches, best first, if any.
+
+    Examples
+    --------
+    >>> spec = get_spec("Musk1")
+    >>> spec.name, spec.kind, spec.counts["bags"], spec.files[0].relpath
+    ('musk1', 'mil', 92, 'mil/musk1.csv')
+    >>> get_spec("musk3")
+    Traceback (most recent call last):
+    ...
+    milab_widgets.exceptions.UnknownDatasetError: Unknown dataset 'musk3'. Did you mean 'musk2' ...
     """
     key = str(name).strip().lower()
     if key in REGISTRY:

@@ -1,0 +1,59 @@
+"""The documentation builds with warnings as errors, and names papers, not file numbers.
+
+The build is the one command of docs/conf.py, ``python -m sphinx -W -b html docs <out>``,
+run into a temporary folder. It needs the ``docs`` extra (``pip install -e '.[docs]'``) and
+is skipped, with that reason, where it is not installed.
+"""
+
+import importlib.util
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+DOCS = ROOT / "docs"
+DOCS_PACKAGES = ("sphinx", "myst_nb", "numpydoc", "pydata_sphinx_theme")
+INTERNAL_NUMBER = re.compile(r"\bseeds? ?0\d\d\b|\bseed's\b|\bthe seeds?\b", re.IGNORECASE)
+
+
+def written_pages() -> list[Path]:
+    """The Markdown pages of the site (not the files generated at build time)."""
+    generated = (DOCS / "_build", DOCS / "api" / "generated", DOCS / "gallery" / "notebooks")
+    return [page for page in DOCS.rglob("*.md")
+            if not any(page.is_relative_to(folder) for folder in generated)]
+
+
+def test_pages_name_papers_not_internal_file_numbers():
+    offending = [f"{page.relative_to(ROOT)}:{number}: {line.strip()}"
+                 for page in written_pages()
+                 for number, line in enumerate(page.read_text(encoding="utf-8").splitlines(), 1)
+                 if INTERNAL_NUMBER.search(line)]
+    assert not offending, "name the paper (authors, title, venue, year):\n" + "\n".join(offending)
+
+
+@pytest.mark.slow
+def test_the_documentation_builds_with_warnings_as_errors(tmp_path):
+    missing = [name for name in DOCS_PACKAGES if importlib.util.find_spec(name) is None]
+    if missing:
+        pytest.skip(f"the docs extra is not installed ({', '.join(missing)} missing): "
+                    "pip install -e '.[docs]'")
+    out = tmp_path / "html"
+    build = subprocess.run([sys.executable, "-m", "sphinx", "-W", "-b", "html", str(DOCS),
+                            str(out)], cwd=ROOT, capture_output=True, text=True, timeout=900)
+    assert build.returncode == 0, build.stdout[-3000:] + build.stderr[-6000:]
+    for page in ("index", "getting-started", "guide/multi-instance", "guide/one-class",
+                 "guide/multi-label", "datasets", "scale-out", "citing", "api/index",
+                 "papers/index", "papers/intH", "papers/CDVSE", "papers/MFSEF",
+                 "papers/TwoViewMIC", "papers/LSkMDDM", "gallery/index"):
+        assert (out / f"{page}.html").is_file(), page
+    api = (out / "api" / "index.html").read_text(encoding="utf-8")
+    for name in ("mil.CitationKNN", "mil.TwoViewMIClustering", "oneclass.CDVSESVDD",
+                 "multilabel.KernelMDDM", "multilabel.MFSEF", "experiments.inth.run"):
+        assert (out / "api" / "generated" / f"milab_widgets.{name}.html").is_file(), name
+        assert f"milab_widgets.{name}.html" in api, name
+    # The gallery shows the committed notebooks with their charts drawn as SVG.
+    gallery = (out / "gallery" / "notebooks" / "intH.html").read_text(encoding="utf-8")
+    assert ".svg" in gallery
