@@ -238,3 +238,21 @@ def test_verdict_counts_and_sentence_read_the_table():
     text = describe(table[0], scale=100, unit=" points")
     assert text == ("A beats B: **inconclusive** (effect +1.2 points, 95 % interval [-∞, +∞], "
                     "p = 0.062; wilcoxon, n = 5)")
+
+
+def test_claims_over_datasets_average_cases_per_dataset_and_count_verdicts():
+    import pandas as pd
+
+    from milab_widgets.evaluation.claim_tests import claims_over_datasets, verdict_lines
+
+    cases = pd.DataFrame({"claim": "A beats B", "dataset": ["d1", "d1", "d2", "d3"],
+                          "effect": [0.1, 0.3, -0.1, 0.4],
+                          "verdict": ["supported", "inconclusive", "inconclusive",
+                                      "contradicted"]})
+    row = claims_over_datasets(cases).iloc[0]
+    expected = across_datasets([0.2, -0.1, 0.4])
+    assert row.effect == pytest.approx(expected["effect"]) and row.n == 3
+    assert (row.cases_supported, row.cases_contradicted, row.cases_inconclusive) == (1, 1, 2)
+    lines = verdict_lines(claims_over_datasets(cases), cases="per dataset")
+    assert lines[0].endswith("per dataset: 1 supported, 1 contradicted, 2 inconclusive")
+    assert lines[-1].startswith("With N <= 5 datasets")  # 3 datasets: unbounded interval
