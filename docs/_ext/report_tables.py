@@ -6,12 +6,15 @@ build time, so a page always shows the numbers the last run wrote.
 * ``claims-summary``: one row per paper with its claims' verdict counts, from
   ``reports/<paper>/claims.csv`` (see :func:`verdict_counts`).
 
-:func:`claims_summary_markdown` is the same table as Markdown, for the README.
+:func:`claims_summary_markdown` is the same table as Markdown, and
+``python docs/_ext/report_tables.py`` writes it into the README between its
+``claims-table`` markers.
 """
 
 from __future__ import annotations
 
 import math
+import re
 from pathlib import Path
 
 import pandas as pd
@@ -67,22 +70,25 @@ def verdict_counts(claims_csv: Path) -> dict[str, int]:
     return {verdict: int(found.get(verdict, 0)) for verdict in VERDICTS}
 
 
-def claims_summary(reports: Path) -> pd.DataFrame:
-    """One row per paper with a ``claims.csv`` under ``reports``: paper, counts, total."""
+def claims_summary(reports: Path, cite: bool = True) -> pd.DataFrame:
+    """One row per paper with a ``claims.csv`` under ``reports``: paper (its citation and
+    short name, or the short name alone), verdict counts, number of claims."""
     rows = []
     for paper, citation in PAPERS.items():
         path = reports / paper / "claims.csv"
         if not path.is_file():
             continue
         counts = verdict_counts(path)
-        total = len(pd.read_csv(path))
-        rows.append({"paper": f"{citation} ({paper})", **counts, "claims tested": total})
+        # Without verdicts the file's rows are per-case checks, not claims: no count either.
+        total = None if counts["supported"] is None else len(pd.read_csv(path))
+        label = f"{citation} ({paper})" if cite else paper
+        rows.append({"paper": label, **counts, "claims tested": total})
     return pd.DataFrame(rows, columns=["paper", *VERDICTS, "claims tested"])
 
 
-def claims_summary_markdown(reports: Path) -> str:
+def claims_summary_markdown(reports: Path, cite: bool = True) -> str:
     """:func:`claims_summary` as a Markdown table (counts not yet available shown as "-")."""
-    summary = claims_summary(reports).astype(object).where(lambda f: f.notna(), "-")
+    summary = claims_summary(reports, cite).astype(object).where(lambda f: f.notna(), "-")
     return "\n".join(markdown_table(summary)) + "\n"
 
 
@@ -123,3 +129,23 @@ def setup(app):
     app.add_directive("report-table", ReportTable)
     app.add_directive("claims-summary", ClaimsSummary)
     return {"parallel_read_safe": True, "parallel_write_safe": True}
+
+
+README_TABLE = re.compile(r"(<!-- claims-table -->\n).*?(<!-- /claims-table -->)", re.DOTALL)
+
+
+def update_readme(readme: Path, reports: Path) -> None:
+    """Rewrite the verdict table between the README's ``claims-table`` markers."""
+    table = claims_summary_markdown(reports, cite=False)
+    if "| - |" in table:
+        table += ("\nA dash: that paper's `claims.csv` does not carry verdicts yet (only "
+                  "whether each claim held, case by case).\n")
+    text = readme.read_text(encoding="utf-8")
+    if not README_TABLE.search(text):
+        raise SystemExit(f"{readme} has no <!-- claims-table --> markers")
+    readme.write_text(README_TABLE.sub(lambda m: m[1] + table + m[2], text), encoding="utf-8")
+
+
+if __name__ == "__main__":  # python docs/_ext/report_tables.py: refresh the README's table
+    root = Path(__file__).resolve().parents[2]
+    update_readme(root / "README.md", root / "reports")
