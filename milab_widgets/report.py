@@ -228,14 +228,16 @@ def number(value) -> str:
 
 def forest_plot(result: PaperResult, output: Path) -> Path:
     """Draw the paper's claims as a forest plot into ``<output>/verdicts/<paper>.png``
-    (panels per test when its claims mix tests, whose effects have different units)."""
+    (a panel per test, and per metric when the claims name one, when they mix several:
+    their effects have different units)."""
     import altair as alt
 
     from milab_widgets.charts.theme import THEME_NAME, save_chart
     from milab_widgets.charts.verdicts import forest_chart
 
-    claims = result.claims
-    facet = "test" if claims.test.nunique() > 1 else None
+    claims = result.claims.assign(panel=lambda t: t.test + (" · " + t.metric.astype(str)
+                                                             if "metric" in t else ""))
+    facet = "panel" if claims.panel.nunique() > 1 else None
     chart = forest_chart(claims, facet=facet, title=f"{result.paper}: the paper's claims",
                          effect_title="effect, 95 % interval (favours the claim →)")
     with alt.theme.enable(THEME_NAME):
