@@ -24,7 +24,7 @@ from sklearn.preprocessing import MinMaxScaler
 from sklearn.svm import OneClassSVM
 from threadpoolctl import threadpool_limits
 
-from bench_inth import best_time  # this script's folder is on sys.path when run as a script
+from timing import best_time  # this script's folder is on sys.path when run as a script
 
 from milab_widgets.data import load_dataset
 from milab_widgets.data.uci_sources import ONECLASS_DATASETS

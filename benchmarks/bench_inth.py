@@ -1,40 +1,44 @@
-"""Speed of the intH building blocks against peers, measured in one run (ratios, not seconds).
+"""Speed of the intH building blocks against their limits and peers, in one run (ratios).
 
 1. All three Hausdorff matrices (min, max, average) of Musk2's 102 bags / 6598 instances
-   against (a) one BLAS product of all instances, X @ X.T — the floor any Gram-based method
-   pays — and (b) the straightforward approach: scipy's cdist per bag pair, then the
-   reductions (upper triangle only, as a fair peer would).
-   Goals (issue 2): at most 2x (a), at least 5x faster than (b).
-2. The NCA objective f(alpha) on Elephant-sized problems (200 bags): our numba kernel
-   against a vectorised numpy/scipy version (logsumexp).
+   against (a) one full product of all instances, X @ X.T computed as a general GEMM
+   into a preallocated output (n^2 d multiply-adds, the limit of a method that forms every
+   instance pair; no allocation), (b) numpy's
+   own ``X @ X.T``, which spots the transpose and calls BLAS syrk (half the flops, then a
+   mirror copy), and (c) the straightforward approach: scipy's cdist per bag pair, then the
+   reductions (upper triangle only). Goal (issue 16): at most 0.8x (a).
+2. Query x train: a third of Musk2's bags against all of them, against the product of those
+   blocks, Q @ X.T (preallocated output). Goal: at most 1.2x.
+3. float32 Gram products (``precision="float32"``) against float64 ours, and their largest
+   deviation from float64.
+4. The NCA objective f(alpha) on Elephant (200 bags): our numba kernel against a vectorised
+   numpy/scipy version (logsumexp).
+5. Citation-KNN's nested cross-validation on Musk1 (10 outer x 5 inner folds, K in
+   {1, 3, 5, 7}; min, max, average, adapted and, with its 10 sigmas, integrated) against the
+   cost of its distance matrices.
 
-Run: python benchmarks/bench_inth.py [--repeats N]   (needs only a fresh install: Musk2
-ships with the `mil` package; Elephant too)
+Timing: see benchmarks/timing.py (interleaved medians; "cpu" = one thread's CPU seconds,
+"wall" = wall clock with every thread). Musk2, Musk1 and Elephant ship with the package.
+
+Run: python benchmarks/bench_inth.py [--repeats N] [--quick] [--json out.json]
 """
 
 from __future__ import annotations
 
 import argparse
 import json
-import time
 from pathlib import Path
 
 import numpy as np
 from scipy.spatial.distance import cdist
 from scipy.special import logsumexp
+from timing import interleaved, load_average  # this folder is on sys.path when run as a script
 
 from milab_widgets.data import load_dataset
+from milab_widgets.evaluation.neighbors_cv import nested_cv
 from milab_widgets.mil import bag_distances, nca_alpha_curve
 
-
-def best_time(function, repeats: int) -> float:
-    """The fastest of ``repeats`` runs (the least disturbed by the rest of the machine)."""
-    times = []
-    for _ in range(repeats):
-        started = time.perf_counter()
-        function()
-        times.append(time.perf_counter() - started)
-    return min(times)
+NESTED_METRICS = ("min", "max", "average", "adapted", "integrated")
 
 
 def cdist_per_pair(bags) -> None:
@@ -58,40 +62,105 @@ def numpy_nca(d_min, d_max, y, sigma, alphas) -> list[float]:
     return values
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--repeats", type=int, default=5)
-    parser.add_argument("--json", type=Path, help="also write the results here")
-    args = parser.parse_args()
-
+def hausdorff_limits(repeats: int, clock: str) -> dict:
+    """Sections 1-3 under one clock."""
     musk2 = load_dataset("musk2")
     X = musk2.instances
-    bag_distances(musk2[np.arange(3)])  # compile (or load the numba cache) outside the timing
-    ours = best_time(lambda: bag_distances(musk2), args.repeats)
-    gemm = best_time(lambda: X @ X.T, args.repeats)
-    per_pair = best_time(lambda: cdist_per_pair(musk2), max(1, args.repeats // 2))
+    other = X.copy()  # a distinct buffer: numpy computes X @ other.T as a full GEMM
+    query = musk2[np.arange(0, len(musk2), 3)]
+    Q = query.instances
+    # the products write into buffers allocated once: flops only, no page faults
+    full, block = np.empty((len(X), len(X))), np.empty((len(Q), len(X)))
+    timed = interleaved({
+        "ours": lambda: bag_distances(musk2),
+        "ours_float32": lambda: bag_distances(musk2, precision="float32"),
+        "full_gemm": lambda: np.matmul(X, other.T, out=full),
+        "numpy_x_xt": lambda: X @ X.T,
+        "query": lambda: bag_distances(query, musk2),
+        "query_gemm": lambda: np.matmul(Q, X.T, out=block),
+    }, repeats, clock)
+    exact, single = bag_distances(musk2), bag_distances(musk2, precision="float32")
+    return {
+        "seconds": timed,
+        "ours_over_full_gemm": timed["ours"] / timed["full_gemm"],
+        "ours_over_numpy_x_xt": timed["ours"] / timed["numpy_x_xt"],
+        "query_over_its_gemm": timed["query"] / timed["query_gemm"],
+        "float32_over_float64": timed["ours_float32"] / timed["ours"],
+        "float32_max_relative_deviation": max(_relative_deviation(single[k], exact[k])
+                                              for k in exact),
+        "float32_max_absolute_deviation": max(float(np.abs(single[k] - exact[k]).max())
+                                              for k in exact),
+    }
+
+
+def _relative_deviation(approximate, exact) -> float:
+    """Largest relative deviation among distances above 1e-3 of the largest one."""
+    kept = exact > 1e-3 * exact.max()
+    return float(np.max(np.abs(approximate[kept] - exact[kept]) / exact[kept]))
+
+
+def nested_cv_cost(clock: str, metrics) -> dict:
+    """Section 5: each metric's nested CV once against the median distance computation."""
+    musk1 = load_dataset("musk1")
+    matrices = bag_distances(musk1)
+    distances = interleaved({"distances": lambda: bag_distances(musk1)}, 5, clock)["distances"]
+    result = {"distances_seconds": distances}
+    for metric in metrics:
+        seconds = interleaved(
+            {metric: lambda: nested_cv("citation-knn", metric, lambda _: matrices, musk1.labels)},
+            1, clock)[metric]
+        result[metric] = {"seconds": seconds, "over_distances": seconds / distances}
+    return result
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--repeats", type=int, default=7)
+    parser.add_argument("--quick", action="store_true",
+                        help="fewer repeats, no cdist peer, no integrated nested CV")
+    parser.add_argument("--json", type=Path, help="also write the results here")
+    args = parser.parse_args()
+    repeats = 3 if args.quick else args.repeats
+
+    results = {"load_before": load_average()}
+    for clock in ("cpu", "wall"):
+        results[clock] = hausdorff_limits(repeats, clock)
+        results[clock]["load"] = load_average()
+    musk2 = load_dataset("musk2")
+    if not args.quick:
+        results["cdist_per_pair_over_ours"] = (
+            interleaved({"cdist": lambda: cdist_per_pair(musk2)}, 1, "cpu")["cdist"]
+            / results["cpu"]["seconds"]["ours"])
 
     elephant = load_dataset("elephant")
     d = bag_distances(elephant)
     alphas = np.linspace(0, 1, 50)
-    nca_alpha_curve(d["min"], d["max"], elephant.labels, 1.0, alphas[:2])
-    nca_ours = best_time(lambda: nca_alpha_curve(d["min"], d["max"], elephant.labels, 1.0, alphas), args.repeats)
-    nca_numpy = best_time(lambda: numpy_nca(d["min"], d["max"], elephant.labels, 1.0, alphas), args.repeats)
+    nca = interleaved({
+        "numba": lambda: nca_alpha_curve(d["min"], d["max"], elephant.labels, 1.0, alphas),
+        "numpy": lambda: numpy_nca(d["min"], d["max"], elephant.labels, 1.0, alphas),
+    }, repeats, "cpu")
+    results["nca_numpy_over_numba"] = nca["numpy"] / nca["numba"]
+    metrics = NESTED_METRICS[:-1] if args.quick else NESTED_METRICS
+    results["citation_knn_nested_cv"] = nested_cv_cost("cpu", metrics)
+    results["load_after"] = load_average()
 
-    results = {
-        "musk2_bags": len(musk2), "musk2_instances": musk2.n_instances,
-        "hausdorff_seconds": ours, "gemm_seconds": gemm, "cdist_per_pair_seconds": per_pair,
-        "hausdorff_over_gemm": ours / gemm, "cdist_over_hausdorff": per_pair / ours,
-        "nca_numba_seconds_per_50_alphas": nca_ours, "nca_numpy_seconds_per_50_alphas": nca_numpy,
-        "nca_numpy_over_numba": nca_numpy / nca_ours,
-    }
-    print(f"Musk2 ({len(musk2)} bags, {musk2.n_instances} instances, {musk2.n_features} features), best of {args.repeats}:")
-    print(f"  min+max+average Hausdorff matrices: {ours:.3f} s")
-    print(f"  (a) X @ X.T:                         {gemm:.3f} s  -> ours / GEMM = {ours / gemm:.2f} (goal <= 2)")
-    print(f"  (b) cdist per bag pair:              {per_pair:.3f} s  -> cdist / ours = {per_pair / ours:.1f}x (goal >= 5)")
-    print(f"NCA objective, Elephant ({len(elephant)} bags), 50 alphas:")
-    print(f"  numba kernel {nca_ours * 1e3:.1f} ms, numpy/scipy logsumexp {nca_numpy * 1e3:.1f} ms "
-          f"-> {nca_numpy / nca_ours:.1f}x")
+    print(f"Musk2 ({len(musk2)} bags, {musk2.n_instances} instances, {musk2.n_features} "
+          f"features), medians of {repeats} interleaved rounds:")
+    for clock in ("cpu", "wall"):
+        r = results[clock]
+        print(f"  [{clock}, load {r['load']}] ours / full GEMM {r['ours_over_full_gemm']:.2f} "
+              f"(goal <= 0.8), ours / numpy X @ X.T {r['ours_over_numpy_x_xt']:.2f}, "
+              f"query / its GEMM {r['query_over_its_gemm']:.2f} (goal <= 1.2), "
+              f"float32 / float64 {r['float32_over_float64']:.2f}")
+    print(f"  float32: largest deviation from float64 {results['cpu']['float32_max_absolute_deviation']:.1e} "
+          f"absolute, {results['cpu']['float32_max_relative_deviation']:.1e} relative")
+    if "cdist_per_pair_over_ours" in results:
+        print(f"  cdist per bag pair / ours: {results['cdist_per_pair_over_ours']:.1f}x")
+    print(f"NCA f(alpha), Elephant, 50 alphas: numpy/scipy / numba {results['nca_numpy_over_numba']:.1f}x")
+    nested = results["citation_knn_nested_cv"]
+    print(f"Citation-KNN nested CV on Musk1 / its distance matrices "
+          f"({nested['distances_seconds'] * 1e3:.1f} ms): "
+          + ", ".join(f"{m} {nested[m]['over_distances']:.0f}x" for m in metrics))
     if args.json:
         args.json.write_text(json.dumps(results, indent=2))
 

@@ -24,7 +24,7 @@ import time
 from pathlib import Path
 
 import numpy as np
-from bench_inth import best_time  # this folder is on sys.path when run as a script
+from timing import best_time  # this folder is on sys.path when run as a script
 from sklearn.metrics import mutual_info_score
 
 from milab_widgets.data import load_dataset

@@ -24,6 +24,8 @@ import numpy as np
 from numba import njit, prange
 from scipy.linalg.blas import get_blas_funcs
 
+from milab_widgets.core.intrinsics import fmin
+
 #: Instances per panel (bag aligned; a larger bag is a panel of its own). Tiles of this many
 #: rows keep the syrk share of the work small (panel / n of the flops) and stay in cache.
 _PANEL_ROWS = 512
@@ -50,43 +52,50 @@ def _reduce_tile(gram, x_sq, y_sq, x_offsets, y_offsets, row_bag0, col_bag0, low
     norms. Bag pair (i, j) of the tile is written to d_*[row_bag0 + i, col_bag0 + j] and, with
     ``mirror``, also to [col_bag0 + j, row_bag0 + i]. With ``lower_only`` only pairs i > j
     are reduced (a syrk tile: its entries [r, s] with r >= s).
+
+    Each x bag streams its Gram rows once, front to back (one thread per x bag): per y bag
+    the row minimum, and per column the running column minimum over the x bag's rows.
     """
-    n_x_bags = len(x_offsets) - 1
     n_y_bags = len(y_offsets) - 1
-    for j in prange(n_y_bags):
-        s0, s1 = y_offsets[j], y_offsets[j + 1]
-        col_min = np.empty(s1 - s0)
-        first_i = j + 1 if lower_only else 0
-        for i in range(first_i, n_x_bags):
-            col_min[:] = np.inf
-            row_root_sum = 0.0
-            row_max = 0.0
-            pair_min = np.inf
-            for r in range(x_offsets[i], x_offsets[i + 1]):
+    for bag in prange(len(x_offsets) - 1):
+        i = np.int64(bag)  # prange's index may be unsigned; keep the arithmetic in int64
+        n_bags = i if lower_only else n_y_bags
+        width = y_offsets[n_bags]
+        col_min = np.full(width, np.inf)
+        row_root_sum = np.zeros(n_bags)
+        row_max = np.zeros(n_bags)
+        pair_min = np.full(n_bags, np.inf)
+        for r in range(x_offsets[i], x_offsets[i + 1]):
+            row_sq = x_sq[r]
+            for j in range(n_bags):
+                s0, s1 = y_offsets[j], y_offsets[j + 1]
+                products, col_sq, minima = gram[r, s0:s1], y_sq[s0:s1], col_min[s0:s1]
                 row_min = np.inf
-                for s in range(s0, s1):
-                    sq = x_sq[r] + y_sq[s] - 2.0 * gram[r, s]
-                    row_min = min(row_min, sq)
-                    col_min[s - s0] = min(col_min[s - s0], sq)
+                for k in range(len(products)):
+                    sq = row_sq + col_sq[k] - 2.0 * products[k]
+                    row_min = fmin(row_min, sq)
+                    minima[k] = fmin(minima[k], sq)
                 row_min = max(row_min, 0.0)
-                row_root_sum += np.sqrt(row_min)
-                row_max = max(row_max, row_min)
-                pair_min = min(pair_min, row_min)
+                row_root_sum[j] += np.sqrt(row_min)
+                row_max[j] = max(row_max[j], row_min)
+                pair_min[j] = min(pair_min[j], row_min)
+        n_rows = x_offsets[i + 1] - x_offsets[i]
+        for j in range(n_bags):
+            s0, s1 = y_offsets[j], y_offsets[j + 1]
             col_root_sum = 0.0
             col_max = 0.0
-            for k in range(s1 - s0):
-                sq = max(col_min[k], 0.0)
+            for s in range(s0, s1):
+                sq = max(col_min[s], 0.0)
                 col_root_sum += np.sqrt(sq)
                 col_max = max(col_max, sq)
-            n_pair = (x_offsets[i + 1] - x_offsets[i]) + (s1 - s0)
-            row, col = row_bag0 + i, col_bag0 + j
-            d_min[row, col] = np.sqrt(pair_min)
-            d_max[row, col] = np.sqrt(max(row_max, col_max))
-            d_avg[row, col] = (row_root_sum + col_root_sum) / n_pair
+            at_row, at_col = row_bag0 + i, col_bag0 + j
+            d_min[at_row, at_col] = np.sqrt(pair_min[j])
+            d_max[at_row, at_col] = np.sqrt(max(row_max[j], col_max))
+            d_avg[at_row, at_col] = (row_root_sum[j] + col_root_sum) / (n_rows + s1 - s0)
             if mirror:
-                d_min[col, row] = d_min[row, col]
-                d_max[col, row] = d_max[row, col]
-                d_avg[col, row] = d_avg[row, col]
+                d_min[at_col, at_row] = d_min[at_row, at_col]
+                d_max[at_col, at_row] = d_max[at_row, at_col]
+                d_avg[at_col, at_row] = d_avg[at_row, at_col]
 
 
 def bag_panels(offsets: np.ndarray, max_rows: int) -> list[tuple[int, int]]:
@@ -142,16 +151,16 @@ def hausdorff_matrices(x, x_offsets, y=None, y_offsets=None, dtype=np.float64):
     if symmetric:
         n_bags = len(x_offsets) - 1
         out = tuple(np.zeros((n_bags, n_bags)) for _ in range(3))
-        _symmetric_tiles(x, x_sq, x_offsets, out)
+        _symmetric_tiles(x, x_sq, x_offsets, out, [np.empty(0, dtype)])
         return out
     y = np.ascontiguousarray(y - centre, dtype=dtype)
     y_sq = np.einsum("ij,ij->i", y, y, dtype=np.float64)
     out = tuple(np.empty((len(x_offsets) - 1, len(y_offsets) - 1)) for _ in range(3))
-    _cross_tiles(x, x_sq, x_offsets, y, y_sq, y_offsets, out)
+    _cross_tiles(x, x_sq, x_offsets, y, y_sq, y_offsets, out, [np.empty(0, dtype)])
     return out
 
 
-def _symmetric_tiles(x, x_sq, offsets, out) -> None:
+def _symmetric_tiles(x, x_sq, offsets, out, scratch) -> None:
     """Upper triangle of tiles: each panel with itself (syrk) and with all later bags."""
     syrk = get_blas_funcs("syrk", (x,))
     n_bags = len(offsets) - 1
@@ -164,25 +173,36 @@ def _symmetric_tiles(x, x_sq, offsets, out) -> None:
         own = syrk(1.0, panel.T, trans=1).T
         _reduce_tile(own, panel_sq, panel_sq, local, local, first, first, True, True, *out)
         if last < n_bags:
-            _gemm_tiles(panel, panel_sq, local, first, x, x_sq, offsets, last, True, out)
+            _gemm_tiles(panel, panel_sq, local, first, x, x_sq, offsets, last, True, out,
+                        scratch)
 
 
-def _cross_tiles(x, x_sq, x_offsets, y, y_sq, y_offsets, out) -> None:
+def _cross_tiles(x, x_sq, x_offsets, y, y_sq, y_offsets, out, scratch) -> None:
     """Every x panel against all of y."""
     rows = max(_PANEL_ROWS, _BLOCK_FLOATS // max(len(y), 1))
     for first, last in bag_panels(x_offsets, rows):
         r0, r1 = x_offsets[first], x_offsets[last]
         _gemm_tiles(x[r0:r1], x_sq[r0:r1], x_offsets[first : last + 1] - r0, first,
-                    y, y_sq, y_offsets, 0, False, out)
+                    y, y_sq, y_offsets, 0, False, out, scratch)
 
 
-def _gemm_tiles(panel, panel_sq, local, row_bag0, y, y_sq, y_offsets, col_bag0, mirror, out):
+def _gemm_tiles(panel, panel_sq, local, row_bag0, y, y_sq, y_offsets, col_bag0, mirror, out,
+                scratch):
     """The panel against the y bags from ``col_bag0`` on: one GEMM + one reduction per
-    column range of at most _BLOCK_FLOATS tile entries."""
+    column range of at most _BLOCK_FLOATS tile entries (or one bag pair, if larger)."""
     columns = y_offsets[col_bag0:] - y_offsets[col_bag0]
     width = max(1, _BLOCK_FLOATS // max(len(panel), 1))
     for first, last in bag_panels(columns, width):
         c0, c1 = y_offsets[col_bag0 + first], y_offsets[col_bag0 + last]
-        gram = panel @ y[c0:c1].T
+        gram = _product(panel, y[c0:c1], scratch)
         _reduce_tile(gram, panel_sq, y_sq[c0:c1], local, columns[first : last + 1] - columns[first],
                      row_bag0, col_bag0 + first, False, mirror, *out)
+
+
+def _product(a, b, scratch: list) -> np.ndarray:
+    """a @ b.T written into the reused buffer ``scratch[0]`` (grown when too small), so
+    the tiles do not fault in fresh pages one after another."""
+    size = len(a) * len(b)
+    if scratch[0].size < size:
+        scratch[0] = np.empty(size, dtype=a.dtype)
+    return np.matmul(a, b.T, out=scratch[0][:size].reshape(len(a), len(b)))

@@ -1,0 +1,71 @@
+"""Timing helpers shared by the benchmarks: ratios against a peer, measured in one run.
+
+On a shared machine wall-clock seconds swing with everybody else's load, so every benchmark
+times the candidates *interleaved* (A, B, A, B, ...) and reports medians and their ratios,
+with the load average beside them. Two clocks:
+
+* ``"cpu"``: CPU seconds of this process with BLAS and numba held to one thread (the work
+  done; steady when the cores are oversubscribed, because time spent descheduled is not
+  counted);
+* ``"wall"``: wall-clock seconds with every thread (what a user waits on an idle machine).
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from collections.abc import Callable
+from contextlib import contextmanager
+
+import numba
+import numpy as np
+from threadpoolctl import threadpool_limits
+
+CLOCKS = {"cpu": time.process_time, "wall": time.perf_counter}
+
+
+def load_average() -> list[float]:
+    """The 1, 5 and 15 minute load averages (what `uptime` prints)."""
+    return [round(value, 2) for value in os.getloadavg()]
+
+
+@contextmanager
+def threads_for(clock: str):
+    """One BLAS and one numba thread for the "cpu" clock; untouched for "wall"."""
+    if clock == "wall":
+        yield
+        return
+    previous = numba.get_num_threads()
+    numba.set_num_threads(1)
+    try:
+        with threadpool_limits(1):
+            yield
+    finally:
+        numba.set_num_threads(previous)
+
+
+def interleaved(functions: dict[str, Callable[[], object]], repeats: int,
+                clock: str = "cpu") -> dict[str, float]:
+    """Median seconds of each function over ``repeats`` interleaved rounds (after one
+    untimed warm-up round), under ``clock`` (see the module docstring)."""
+    read = CLOCKS[clock]
+    seconds = {name: [] for name in functions}
+    with threads_for(clock):
+        for function in functions.values():
+            function()
+        for _ in range(repeats):
+            for name, function in functions.items():
+                started = read()
+                function()
+                seconds[name].append(read() - started)
+    return {name: float(np.median(values)) for name, values in seconds.items()}
+
+
+def best_time(function, repeats: int) -> float:
+    """The fastest of ``repeats`` wall-clock runs (the older benchmarks' measure)."""
+    times = []
+    for _ in range(repeats):
+        started = time.perf_counter()
+        function()
+        times.append(time.perf_counter() - started)
+    return min(times)
