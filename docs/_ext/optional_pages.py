@@ -8,7 +8,9 @@
 * A MyST ``{include}`` of a missing file (each paper's ``papers/<paper>_verdicts.md``) is
   replaced by a sentence saying that section has not been written yet.
 
-So the build passes with -W whichever of those files exist.
+So the build passes with -W whichever of those files exist. The pages that name an optional
+page or include a file are re-read on every build, so one that appears is picked up by an
+incremental build too.
 """
 
 from __future__ import annotations
@@ -20,7 +22,8 @@ OPTIONAL_PAGES = {"installation": "installation", "lab": "the lab", "library": "
                   "performance": "performance", "verdicts": "verdicts"}
 LINK = re.compile(r"\[(?P<text>[^\]]*)\]\((?P<target>[^)\s]+)\.md\)")
 INCLUDE = re.compile(r"^```\{include\} (?P<target>\S+)\n```\n", re.MULTILINE)
-MISSING = "*(This section has not been written yet: `{target}` does not exist.)*\n"
+MISSING = ("*(Not written yet: `{target}` does not exist; the verdict counts are in "
+           "[the papers' summary](index.md).)*\n")
 
 
 def drop_missing_pages(text: str, srcdir: Path) -> str:
@@ -73,6 +76,19 @@ def _on_source_read(app, docname: str, source: list[str]) -> None:
     source[0] = drop_missing_includes(source[0], srcdir / folder)
 
 
+def _pages_to_reread(app, env, added, changed, removed) -> list[str]:
+    """The index, and every Markdown page that links to an optional page or includes a file."""
+    names = tuple(f"{page}.md" for page in OPTIONAL_PAGES) + ("{include}",)
+    pages = []
+    for docname in env.found_docs:
+        path = Path(env.doc2path(docname))
+        if path.suffix == ".md" and (docname == "index" or any(
+                name in path.read_text(encoding="utf-8") for name in names)):
+            pages.append(docname)
+    return pages
+
+
 def setup(app):
     app.connect("source-read", _on_source_read)
+    app.connect("env-get-outdated", _pages_to_reread)
     return {"parallel_read_safe": True, "parallel_write_safe": True}
