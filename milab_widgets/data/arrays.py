@@ -1,13 +1,38 @@
 """Array checks every estimator shares: one place for the messages that name the argument
-and the fix."""
+and the fix.
+
+Estimators validate their feature matrix with :func:`check_features`, i.e. scikit-learn's
+own ``validate_data``: it sets ``n_features_in_`` (and ``feature_names_in_`` for a
+DataFrame) at fit and checks both at predict, so reordered DataFrame columns, a wrong
+feature count, complex, empty, 1-D, NaN or infinite input get scikit-learn's errors.
+:func:`as_feature_matrix` is the same contract for the data containers (no estimator).
+"""
 
 from __future__ import annotations
 
 import numpy as np
+from sklearn.utils.validation import check_is_fitted, validate_data
 
 from milab_widgets.exceptions import InputError
 
-__all__ = ["as_feature_matrix", "as_oneclass_labels"]
+__all__ = ["as_feature_matrix", "as_oneclass_labels", "check_features"]
+
+
+def check_features(estimator, X, *, reset: bool, sparse: bool = False, min_samples: int = 1):
+    """``X`` validated for ``estimator`` by scikit-learn's ``validate_data``: finite float64,
+    2-D, at least one sample and one feature; a CSR matrix when ``sparse`` (any scipy.sparse
+    input is converted to CSR), else C-contiguous dense (sparse input is refused with
+    scikit-learn's message: convert with ``X.toarray()``).
+
+    ``reset=True`` (fit) records ``n_features_in_`` / ``feature_names_in_`` and requires
+    ``min_samples`` rows; ``reset=False`` (predict, transform) first raises
+    ``NotFittedError`` on an unfitted estimator, then checks the features against the fit.
+    """
+    if not reset:
+        check_is_fitted(estimator)
+    return validate_data(estimator, X, reset=reset, accept_sparse="csr" if sparse else False,
+                         dtype=np.float64, order=None if sparse else "C",
+                         ensure_min_samples=min_samples if reset else 1)
 
 
 def as_feature_matrix(X, name: str = "X", n_features: int | None = None) -> np.ndarray:

@@ -97,6 +97,14 @@ def _read_arff(path, label_names: list[str]):
             f"{path} is not a dense ARFF file scipy can read ({type(error).__name__}: {error}); "
             f"sparse ARFF is not supported: convert it to dense; {_REFETCH}."
         ) from error
+    except (StopIteration, IndexError) as error:  # scipy's parser running out of lines
+        raise DataFormatError(
+            f"{path} is empty or truncated: its ARFF header or a data row ends early; "
+            f"{_REFETCH}."
+        ) from error
+    if len(records) == 0:
+        raise DataFormatError(f"{path} has no data rows after @data (a truncated file?); "
+                              f"{_REFETCH}.")
     attributes, types = meta.names(), meta.types()
     missing = [label for label in label_names if label not in attributes]
     if missing:

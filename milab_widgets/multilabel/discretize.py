@@ -5,19 +5,23 @@ value's code is the number of inner edges it lies at or above (a value on an edg
 the upper bin, as scikit-learn's ``KBinsDiscretizer(strategy="uniform")``). Values outside
 the training range go to the first or last bin. A feature constant on the training data
 has one state (code 0). Seed 001's "two-fold discretisation" is ``n_bins=2``.
+
+A scipy.sparse X is binned without densifying it: a column's implicit zeros all share the
+code of 0, only the stored values are compared with the edges. The codes are dense (a zero
+need not fall into bin 0).
 """
 
 from __future__ import annotations
 
 import numpy as np
+import scipy.sparse
 from sklearn.base import BaseEstimator, TransformerMixin
-from sklearn.utils.validation import check_is_fitted
 
-from milab_widgets.data.arrays import as_feature_matrix
+from milab_widgets.data.arrays import check_features
 from milab_widgets.exceptions import InputError
 from milab_widgets.mil.validation import check_positive_int
 
-__all__ = ["Discretizer"]
+__all__ = ["Discretizer", "column_range"]
 
 
 class Discretizer(TransformerMixin, BaseEstimator):
@@ -34,6 +38,9 @@ class Discretizer(TransformerMixin, BaseEstimator):
         Training minimum, inner edges, training maximum of every feature.
     n_states_ : int64 array (n_features,)
         ``n_bins``, or 1 for a feature constant on the training data.
+    n_features_in_ : int
+    feature_names_in_ : array of str
+        Only when X was a DataFrame with string column names.
 
     Examples
     --------
@@ -44,22 +51,39 @@ class Discretizer(TransformerMixin, BaseEstimator):
     def __init__(self, n_bins: int = 2):
         self.n_bins = n_bins
 
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.input_tags.sparse = True
+        tags.transformer_tags.preserves_dtype = []  # the output is int64 codes
+        return tags
+
     def fit(self, X, y=None) -> Discretizer:
         """Record each feature's training range and its equal-width edges."""
         n_bins = check_positive_int(self.n_bins, "n_bins")
         if n_bins < 2:
             raise InputError(f"n_bins must be at least 2, got {n_bins}.")
-        X = as_feature_matrix(X, "X")
-        low, high = X.min(axis=0), X.max(axis=0)
+        X = check_features(self, X, reset=True, sparse=True)
+        low, high = column_range(X)
         self.bin_edges_ = low[:, None] + (high - low)[:, None] * np.linspace(0, 1, n_bins + 1)
         self.n_states_ = np.where(high > low, n_bins, 1).astype(np.int64)
-        self.n_features_in_ = X.shape[1]
         return self
 
     def transform(self, X) -> np.ndarray:
-        """int64 codes in [0, n_states_[j]) for every value."""
-        check_is_fitted(self, "bin_edges_")
-        X = as_feature_matrix(X, "X", self.n_features_in_)
+        """int64 codes in [0, n_states_[j]) for every value (dense, also for sparse X)."""
+        X = check_features(self, X, reset=False, sparse=True)
         inner = self.bin_edges_[:, 1:-1]
-        codes = (X[:, :, None] >= inner[None, :, :]).sum(axis=2)
+        if scipy.sparse.issparse(X):
+            codes = np.tile((inner <= 0.0).sum(axis=1), (X.shape[0], 1))
+            rows = np.repeat(np.arange(X.shape[0]), np.diff(X.indptr))
+            codes[rows, X.indices] = (X.data[:, None] >= inner[X.indices]).sum(axis=1)
+        else:
+            codes = (X[:, :, None] >= inner[None, :, :]).sum(axis=2)
         return np.where(self.n_states_ > 1, codes, 0).astype(np.int64)
+
+
+def column_range(X) -> tuple[np.ndarray, np.ndarray]:
+    """Each column's minimum and maximum (a sparse column's implicit zeros included)."""
+    low, high = X.min(axis=0), X.max(axis=0)
+    if scipy.sparse.issparse(X):
+        return low.toarray().ravel(), high.toarray().ravel()
+    return low, high

@@ -11,25 +11,35 @@ orthogonal rotation; ``mddm_solvers.label_eigenvectors``), the coefficients are 
 and x is embedded as k_c(x)^T A with k_c(x) centred by the training kernel's means
 (scikit-learn's KernelCenterer). Compared with rLSkMDDM, only the target (uncentred,
 whitened labels instead of the eigenvectors of H Y Y^T H) and the kernel centring differ.
+
+A label that is the same for every sample carries no correlation: a constant target
+direction T = 1/sqrt(n) is annihilated by the centred kernel (K_c 1 = 0), so its component
+embeds every point at (nearly) 0; ``fit`` warns and names the labels to drop. Sparse X (CSR)
+is used through sparse products (kernel distances by ``euclidean_distances``).
 """
 
 from __future__ import annotations
 
+import warnings
+
 import numpy as np
 from sklearn.base import BaseEstimator, TransformerMixin
 from sklearn.preprocessing import KernelCenterer
-from sklearn.utils.validation import check_is_fitted
 
-from milab_widgets.data.arrays import as_feature_matrix
-from milab_widgets.data.multilabel import as_label_matrix
+from milab_widgets.data.arrays import check_features
 from milab_widgets.exceptions import InputError
 from milab_widgets.multilabel.kernel_operators import gaussian_kernel, median_distance
 from milab_widgets.multilabel.mddm_solvers import label_eigenvectors, solve_direct
+from milab_widgets.multilabel.validation import (
+    MultiLabelMixin,
+    check_multilabel_data,
+    constant_labels,
+)
 
 __all__ = ["LeastSquaresKCCA"]
 
 
-class LeastSquaresKCCA(TransformerMixin, BaseEstimator):
+class LeastSquaresKCCA(MultiLabelMixin, TransformerMixin, BaseEstimator):
     """Least-squares kernel CCA with a Gaussian kernel (median width by default).
 
     Parameters
@@ -43,6 +53,8 @@ class LeastSquaresKCCA(TransformerMixin, BaseEstimator):
     Attributes
     ----------
     coef_ : array (n_train, n_components_); kernel_width_ : float; n_components_ : int
+    X_fit_ : the training features (CSR for sparse input); centerer_ : KernelCenterer
+    n_features_in_ : int; feature_names_in_ : array of str (DataFrame input only)
     """
 
     def __init__(self, ridge: float = 1.0, n_components: int | None = None,
@@ -52,13 +64,14 @@ class LeastSquaresKCCA(TransformerMixin, BaseEstimator):
         self.kernel_width = kernel_width
 
     def fit(self, X, Y) -> LeastSquaresKCCA:
-        X = as_feature_matrix(X, "X")
-        Y = as_label_matrix(Y, len(X), "Y").astype(np.float64)
         if not float(self.ridge) > 0:
             raise InputError(f"ridge must be > 0 (K_c is singular: H 1 = 0), got {self.ridge!r}.")
+        X, Y = check_multilabel_data(self, X, Y)
+        Y = Y.astype(np.float64)
         if not Y.any():
             raise InputError("Y has no positive label, so there is no target to correlate with; "
                              "pass a label matrix with at least one 1.")
+        _warn_constant_labels(Y)
         _, target = label_eigenvectors(Y, self.n_components)
         self.kernel_width_ = (median_distance(X) if self.kernel_width is None
                               else float(self.kernel_width))
@@ -69,7 +82,14 @@ class LeastSquaresKCCA(TransformerMixin, BaseEstimator):
         return self
 
     def transform(self, X) -> np.ndarray:
-        check_is_fitted(self, "coef_")
-        X = as_feature_matrix(X, "X", self.X_fit_.shape[1])
+        X = check_features(self, X, reset=False, sparse=True)
         cross = self.centerer_.transform(gaussian_kernel(X, self.X_fit_, self.kernel_width_))
         return cross @ self.coef_
+
+
+def _warn_constant_labels(Y: np.ndarray) -> None:
+    """Warn about labels that are all 0 or all 1 (module docstring: no correlation)."""
+    constant = constant_labels(Y)
+    if constant:
+        warnings.warn(f"{constant}: they carry no correlation, and a component along them "
+                      "embeds every point at 0.", UserWarning, stacklevel=3)

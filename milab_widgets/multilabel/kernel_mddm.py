@@ -27,6 +27,10 @@ Q' = M^(-1/2) S^T Q, while p^T p = y^T y and ||K p - b|| (b in range S) carry ov
 solver works on the u distinct points, K' is positive definite, and ``components_`` is
 expanded back (equal shares within a group: the minimum-norm coefficients).
 
+**Sparse X** (CSR, e.g. term frequencies) is never densified: duplicates are found from the
+rows' stored entries, and the kernel's squared distances come from sparse products
+(scikit-learn's ``euclidean_distances``); ``support_`` is then CSR too.
+
 Examples
 --------
 >>> import numpy as np
@@ -40,12 +44,11 @@ Examples
 from __future__ import annotations
 
 import numpy as np
+import scipy.sparse
 from sklearn.base import BaseEstimator, TransformerMixin
 from sklearn.metrics.pairwise import euclidean_distances
-from sklearn.utils.validation import check_is_fitted
 
-from milab_widgets.data.arrays import as_feature_matrix
-from milab_widgets.data.multilabel import as_label_matrix
+from milab_widgets.data.arrays import check_features
 from milab_widgets.exceptions import InputError
 from milab_widgets.mil.validation import check_choice, check_non_negative_float
 from milab_widgets.multilabel.block_krylov import block_cg, block_lsqr
@@ -65,8 +68,13 @@ from milab_widgets.multilabel.mddm_solvers import (
     solve_low_rank,
 )
 from milab_widgets.multilabel.stiefel import stiefel_least_squares
+from milab_widgets.multilabel.validation import (
+    MultiLabelMixin,
+    check_multilabel_data,
+    constant_labels,
+)
 
-__all__ = ["SOLVERS", "KernelMDDM"]
+__all__ = ["SOLVERS", "KernelMDDM", "distinct_rows"]
 
 SOLVERS = ("eig", "lobpcg", "lsqr", "direct", "orthogonal")
 KRYLOV = ("lsqr", "cg")
@@ -75,7 +83,7 @@ APPROXIMATIONS = (None, "nystroem")
 LEAST_SQUARES = ("lsqr", "direct")
 
 
-class KernelMDDM(TransformerMixin, BaseEstimator):
+class KernelMDDM(MultiLabelMixin, TransformerMixin, BaseEstimator):
     """Kernel MDDM / LSkMDDM / rLSkMDDM / OLSkMDDM as a scikit-learn transformer.
 
     Parameters
@@ -156,14 +164,12 @@ class KernelMDDM(TransformerMixin, BaseEstimator):
     # -- fitting -----------------------------------------------------------------------------
     def fit(self, X, Y) -> KernelMDDM:
         """Learn P from training points X (n x d) and their 0/1 labels Y (n x c)."""
-        X, Y = self._check_data(X, Y)
         self._check_params()
-        distinct, first, inverse, counts = np.unique(X, axis=0, return_index=True,
-                                                     return_inverse=True, return_counts=True)
+        X, Y = self._check_data(X, Y)
+        distinct, first, inverse, counts = distinct_rows(X)
         squared = self._fit_width(X, first)
-        inverse = inverse.ravel()
         scale = np.sqrt(counts.astype(np.float64))
-        Q = np.zeros((len(distinct), Y.shape[1]))
+        Q = np.zeros((distinct.shape[0], Y.shape[1]))
         np.add.at(Q, inverse, Y - Y.mean(axis=0))  # S^T H Y
         Q /= scale[:, None]
         self.eigenvalues_, B = label_eigenvectors(Q, self.n_components)
@@ -178,8 +184,7 @@ class KernelMDDM(TransformerMixin, BaseEstimator):
 
     def transform(self, X) -> np.ndarray:
         """Embed X: K(X, X_train) P (n_new x n_components_)."""
-        check_is_fitted(self, "dual_coef_")
-        X = as_feature_matrix(X, "X", self.support_.shape[1])
+        X = check_features(self, X, reset=False, sparse=True)
         return gaussian_kernel(X, self.support_, self.kernel_width_) @ self.dual_coef_
 
     # -- steps -------------------------------------------------------------------------------
@@ -225,7 +230,7 @@ class KernelMDDM(TransformerMixin, BaseEstimator):
         if self.kernel_width is not None:
             self.kernel_width_ = float(self.kernel_width)
             return None
-        if len(X) > MEDIAN_MAX_POINTS or self.kernel_approx is not None:
+        if X.shape[0] > MEDIAN_MAX_POINTS or self.kernel_approx is not None:
             self.kernel_width_ = median_distance(X, self.random_state)
             return None
         squared = euclidean_distances(X, squared=True)
@@ -270,10 +275,9 @@ class KernelMDDM(TransformerMixin, BaseEstimator):
             raise InputError(f"n_components must be a positive integer or None, got "
                              f"{self.n_components!r}.")
 
-    @staticmethod
-    def _check_data(X, Y) -> tuple[np.ndarray, np.ndarray]:
-        X = as_feature_matrix(X, "X")
-        Y = as_label_matrix(Y, len(X), "Y").astype(np.float64)
+    def _check_data(self, X, Y) -> tuple:
+        X, Y = check_multilabel_data(self, X, Y)
+        Y = Y.astype(np.float64)
         n, c = Y.shape
         if n <= c:
             raise InputError(
@@ -281,12 +285,30 @@ class KernelMDDM(TransformerMixin, BaseEstimator):
                 "labels (H Y would have rank below the number of labels). Use more samples "
                 "or fewer labels."
             )
-        positives = Y.sum(axis=0)
-        constant = np.flatnonzero((positives == 0) | (positives == n))
-        if constant.size:
-            raise InputError(
-                f"labels {constant[:10].tolist()} of Y are the same for every sample (all 0 or "
-                "all 1), so they carry no dependence to maximise; drop them first, e.g. "
-                "Y[:, (Y.sum(0) > 0) & (Y.sum(0) < len(Y))]."
-            )
+        constant = constant_labels(Y)
+        if constant:
+            raise InputError(f"{constant}: they carry no dependence to maximise.")
         return X, Y
+
+
+def distinct_rows(X) -> tuple:
+    """(distinct rows, index of each one's first occurrence, group of every row, group
+    sizes), the distinct rows in order of first occurrence (so without duplicates they are X
+    itself, in its order), dense or CSR as X. CSR rows are keyed by their stored entries
+    (after summing duplicates and dropping explicit zeros, so equal rows have equal keys)."""
+    if scipy.sparse.issparse(X):
+        X = scipy.sparse.csr_matrix(X, copy=True)
+        X.sum_duplicates()
+        X.eliminate_zeros()
+        keys: dict = {}
+        inverse = np.array([keys.setdefault((X.indices[a:b].tobytes(), X.data[a:b].tobytes()),
+                                            len(keys))
+                            for a, b in zip(X.indptr[:-1], X.indptr[1:])], dtype=np.int64)
+    else:
+        inverse = np.unique(X, axis=0, return_inverse=True)[1].ravel()
+    groups, first, inverse = np.unique(inverse, return_index=True, return_inverse=True)
+    order = np.argsort(first, kind="stable")  # groups by first occurrence
+    rank = np.empty_like(order)
+    rank[order] = np.arange(len(order))
+    inverse = rank[inverse.ravel()]
+    return X[first[order]], first[order], inverse, np.bincount(inverse)

@@ -44,8 +44,8 @@ MEDIAN_MAX_POINTS = 5000
 def median_distance(X: np.ndarray, random_state=None) -> float:
     """Median Euclidean distance over all pairs i < j of the rows of ``X`` (exact up to
     :data:`MEDIAN_MAX_POINTS` rows, else over a random subset of that many rows)."""
-    if len(X) > MEDIAN_MAX_POINTS:
-        rows = np.random.default_rng(random_state).choice(len(X), MEDIAN_MAX_POINTS, replace=False)
+    if X.shape[0] > MEDIAN_MAX_POINTS:
+        rows = np.random.default_rng(random_state).choice(X.shape[0], MEDIAN_MAX_POINTS, replace=False)
         X = X[rows]
     return median_from_squared(euclidean_distances(X, squared=True))
 
@@ -58,8 +58,8 @@ def median_from_squared(squared: np.ndarray) -> float:
     monotone, only those one or two values are rooted (equal to ``np.median`` of the roots).
     """
     if len(squared) < 2:
-        raise InputError("the median kernel width needs at least 2 training points; pass more "
-                         "rows of X or set kernel_width.")
+        raise InputError(f"the median kernel width needs at least 2 training points "
+                         f"(n_samples={len(squared)}); pass more rows of X or set kernel_width.")
     upper = squared[~np.tri(len(squared), dtype=bool)]
     middle = sorted({(upper.size - 1) // 2, upper.size // 2})
     return float(np.mean(np.sqrt(np.partition(upper, middle)[middle])))
@@ -115,8 +115,8 @@ class NystroemKernel:
     def __init__(self, X: np.ndarray, width: float, scale: np.ndarray, n_landmarks: int,
                  random_state=None, rcond: float = 1e-10):
         self.X, self.width, self.scale = X, width, scale
-        m = min(n_landmarks, len(X))
-        chosen = np.sort(np.random.default_rng(random_state).choice(len(X), m, replace=False))
+        m = min(n_landmarks, X.shape[0])
+        chosen = np.sort(np.random.default_rng(random_state).choice(X.shape[0], m, replace=False))
         self.landmarks = X[chosen]
         values, vectors = np.linalg.eigh(gaussian_kernel(self.landmarks, self.landmarks, width))
         keep = values > rcond * values[-1]

@@ -16,15 +16,21 @@ with S = X^T H L H X (X centred in the constraint too). Features are ranked by t
 norm of their row of P, largest first (ties: lower index). r defaults to the number of
 labels (S has rank at most L); directions beyond the rank of the factor are dropped (the
 rank tolerance of :func:`~milab_widgets.multilabel.mddm_solvers.label_eigenvectors`).
+
+A scipy.sparse X is never densified: with D the diagonal of the feature ranges and m the
+feature means, X~^T H Y = D^-1 (X^T Y - m (1^T Y)) and X~^T H X~ = D^-1 (X^T X - n m m^T) D^-1
+are sparse products (the d x d constraint is dense, as the spc variant needs it).
 """
 
 from __future__ import annotations
 
 import numpy as np
 import scipy.linalg
+import scipy.sparse
 
 from milab_widgets.exceptions import InputError
 from milab_widgets.mil.validation import check_choice
+from milab_widgets.multilabel.discretize import column_range
 from milab_widgets.multilabel.mddm_solvers import label_eigenvectors
 from milab_widgets.multilabel.selection import FeatureSelector
 
@@ -67,14 +73,13 @@ class MDDMRanking(FeatureSelector):
         check_choice(self.variant, VARIANTS, "variant")
         if not 0.0 <= float(self.mu) <= 1.0:
             raise InputError(f"mu must lie in [0, 1], got {self.mu!r}.")
-        centred = _normalised(X)
-        centred -= centred.mean(axis=0)
-        dependence_factor = centred.T @ Y.astype(np.float64)  # A = X^T H Y, S = A A^T
         r = self._components(X.shape[1], Y.shape[1])
+        products = _centred_products(X, Y.astype(np.float64), self.variant == "spc")
+        dependence_factor = products[0]  # A = X^T H Y, S = A A^T
         if self.variant == "proj":
             values, vectors = label_eigenvectors(dependence_factor)
         else:
-            constraint = self.mu * (centred.T @ centred) + (1.0 - self.mu) * np.eye(X.shape[1])
+            constraint = self.mu * products[1] + (1.0 - self.mu) * np.eye(X.shape[1])
             values, vectors = _generalized_eigenpairs(dependence_factor, constraint)
         self.eigenvalues_, self.projection_ = values[:r], vectors[:, :r]
         self.weights_ = np.linalg.norm(self.projection_, axis=1)
@@ -105,7 +110,17 @@ def _generalized_eigenpairs(factor: np.ndarray, constraint: np.ndarray):
     return values, scipy.linalg.solve_triangular(lower.T, q, lower=False)
 
 
-def _normalised(X: np.ndarray) -> np.ndarray:
-    """Min-max scaling of every feature to [0, 1] (constant features become 0)."""
-    low, span = X.min(axis=0), np.ptp(X, axis=0)
-    return (X - low) / np.where(span > 0, span, 1.0)
+def _centred_products(X, Y: np.ndarray, with_gram: bool) -> tuple:
+    """(X~^T H Y, X~^T H X~ or None) for X~ the features min-max scaled to [0, 1] on X
+    (constant features become 0); sparse X by sparse products (module docstring)."""
+    low, high = column_range(X)
+    span = np.where(high > low, high - low, 1.0)
+    if not scipy.sparse.issparse(X):
+        centred = (X - X.mean(axis=0)) / span
+        return centred.T @ Y, centred.T @ centred if with_gram else None
+    mean = np.asarray(X.mean(axis=0)).ravel()
+    factor = (X.T @ Y - np.outer(mean, Y.sum(axis=0))) / span[:, None]
+    if not with_gram:
+        return factor, None
+    gram = (X.T @ X).toarray() - X.shape[0] * np.outer(mean, mean)
+    return factor, gram / np.outer(span, span)

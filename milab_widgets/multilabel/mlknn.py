@@ -16,19 +16,23 @@ where C counts the query's k nearest training instances that carry l. Neighbours
 Euclidean on the raw features (scale them beforehand if wanted); ties between equally distant
 training instances go to the lower index. A tie of the two products predicts the label
 (as Zhang's MATLAB code, posterior >= 0.5).
+
+X may be a scipy.sparse matrix (term frequencies): the squared distances
+||q||^2 + ||r||^2 - 2 q.r then come from sparse products, one block of query rows at a
+time, and neither the training nor the query matrix is densified.
 """
 
 from __future__ import annotations
 
 import numpy as np
-from sklearn.base import BaseEstimator
-from sklearn.utils.validation import check_is_fitted
+import scipy.sparse
+from sklearn.base import BaseEstimator, ClassifierMixin
 
-from milab_widgets.core.neighbors import nearest_neighbors
-from milab_widgets.data.arrays import as_feature_matrix
-from milab_widgets.data.multilabel import as_label_matrix
+from milab_widgets.core.neighbors import _BLOCK_FLOATS, _top_k_block, nearest_neighbors
+from milab_widgets.data.arrays import check_features
 from milab_widgets.exceptions import InputError
 from milab_widgets.mil.validation import check_positive_float, check_positive_int
+from milab_widgets.multilabel.validation import MultiLabelMixin, check_multilabel_data
 
 __all__ = ["DECISION_THRESHOLD", "MLkNN", "decide"]
 
@@ -36,7 +40,7 @@ __all__ = ["DECISION_THRESHOLD", "MLkNN", "decide"]
 DECISION_THRESHOLD = 0.5
 
 
-class MLkNN(BaseEstimator):
+class MLkNN(MultiLabelMixin, ClassifierMixin, BaseEstimator):
     """Multi-label k-nearest-neighbour classifier (Zhang & Zhou 2007).
 
     Parameters
@@ -52,8 +56,12 @@ class MLkNN(BaseEstimator):
         P(H1_l).
     likelihood_true_, likelihood_false_ : arrays (n_labels, k + 1)
         P(E_j | H1_l) and P(E_j | H0_l) for j = 0..k neighbours carrying l.
-    X_, Y_ : the training features and labels.
+    X_, Y_ : the training features (dense, or CSR for sparse input) and labels.
+    classes_ : list of arrays
+        ``[0, 1]`` for every label (scikit-learn's multi-output convention).
     n_features_in_ : int
+    feature_names_in_ : array of str
+        Only when X was a DataFrame with string column names.
 
     Examples
     --------
@@ -71,27 +79,24 @@ class MLkNN(BaseEstimator):
         """Estimate priors and likelihoods from the training set's leave-self-out neighbours."""
         k = check_positive_int(self.k, "k")
         s = check_positive_float(self.s, "s")
-        X = as_feature_matrix(X, "X")
-        Y = as_label_matrix(Y, len(X), "Y")
-        if k >= len(X):
+        X, Y = check_multilabel_data(self, X, Y)
+        if k >= X.shape[0]:
             raise InputError(
-                f"k={k} needs more than k training instances (got {len(X)}); lower k."
+                f"k={k} needs more than k training instances (n_samples={X.shape[0]}); lower k."
             )
-        neighbours, _ = nearest_neighbors(X, X, k, exclude_self=True)
+        neighbours = _neighbours(X, X, k, exclude_self=True)
         counts = Y[neighbours].sum(axis=1)
         self.prior_ = (s + Y.sum(axis=0)) / (2.0 * s + len(Y))
         self.likelihood_true_ = _likelihood(counts, Y == 1, k, s)
         self.likelihood_false_ = _likelihood(counts, Y == 0, k, s)
         self.X_, self.Y_ = X, Y
-        self.n_features_in_ = X.shape[1]
+        self.classes_ = [np.array([0, 1])] * Y.shape[1]
         return self
 
     def neighbor_label_counts(self, X) -> np.ndarray:
         """For each query, how many of its k nearest training instances carry each label."""
-        check_is_fitted(self, "prior_")
-        X = as_feature_matrix(X, "X", self.n_features_in_)
-        neighbours, _ = nearest_neighbors(X, self.X_, self.k)
-        return self.Y_[neighbours].sum(axis=1)
+        X = check_features(self, X, reset=False, sparse=True)
+        return self.Y_[_neighbours(X, self.X_, self.k)].sum(axis=1)
 
     def _joint(self, X) -> tuple[np.ndarray, np.ndarray]:
         """P(H1) P(E_C|H1) and P(H0) P(E_C|H0), each (n_queries, n_labels)."""
@@ -119,6 +124,34 @@ def decide(posterior: np.ndarray) -> np.ndarray:
     the posterior the same way.
     """
     return (np.asarray(posterior) >= DECISION_THRESHOLD).astype(np.int64)
+
+
+def _neighbours(queries, references, k: int, exclude_self: bool = False) -> np.ndarray:
+    """Indices of each query's k nearest references (see
+    :func:`~milab_widgets.core.neighbors.nearest_neighbors`); dense and sparse inputs of
+    either kind are accepted."""
+    if not (scipy.sparse.issparse(queries) or scipy.sparse.issparse(references)):
+        return nearest_neighbors(queries, references, k, exclude_self)[0]
+    return _sparse_neighbours(scipy.sparse.csr_matrix(queries),
+                              scipy.sparse.csr_matrix(references), k, exclude_self)
+
+
+def _sparse_neighbours(queries, references, k: int, exclude_self: bool) -> np.ndarray:
+    """k nearest references of CSR queries: each block of query rows gets its Gram block
+    q.r by one sparse product (dense only for that block), then the same top-k kernel and
+    tie rule as the dense search."""
+    q_sq = np.asarray(queries.multiply(queries).sum(axis=1)).ravel()
+    r_sq = np.asarray(references.multiply(references).sum(axis=1)).ravel()
+    transposed = references.T.tocsc()
+    indices = np.empty((queries.shape[0], k), dtype=np.int64)
+    squared = np.empty((queries.shape[0], k), dtype=np.float64)
+    step = max(1, _BLOCK_FLOATS // max(references.shape[0], 1))
+    for start in range(0, queries.shape[0], step):
+        stop = min(start + step, queries.shape[0])
+        gram = np.ascontiguousarray((queries[start:stop] @ transposed).toarray())
+        _top_k_block(gram, q_sq[start:stop], r_sq, k, start if exclude_self else -1,
+                     indices[start:stop], squared[start:stop])
+    return indices
 
 
 def _likelihood(counts: np.ndarray, members: np.ndarray, k: int, s: float) -> np.ndarray:

@@ -5,6 +5,10 @@ Every selector is fitted on training data ``(X, Y)`` and exposes ``selected_``: 
 indices in selection order (the first ``n_features``). :meth:`FeatureSelector.selection`
 gives the selection for any other size from the same fit, so a curve over many sizes costs
 one fit.
+
+The selectors are scikit-learn transformers on (X, Y) with Y a 0/1 label matrix (see
+:mod:`~milab_widgets.multilabel.validation`); X may be scipy.sparse, and ``transform`` then
+returns the selected columns as CSR.
 """
 
 from __future__ import annotations
@@ -13,15 +17,16 @@ from dataclasses import dataclass
 
 import numpy as np
 import scipy.sparse
-from sklearn.base import BaseEstimator
-from sklearn.utils.validation import check_is_fitted
+from sklearn.base import BaseEstimator, TransformerMixin
+from sklearn.utils.validation import _check_feature_names_in, check_array, check_is_fitted
 
 from milab_widgets.core.information import label_joint_entropies
-from milab_widgets.data.arrays import as_feature_matrix
+from milab_widgets.data.arrays import check_features
 from milab_widgets.data.multilabel import as_label_matrix
 from milab_widgets.exceptions import InputError
 from milab_widgets.mil.validation import check_positive_int
 from milab_widgets.multilabel.discretize import Discretizer
+from milab_widgets.multilabel.validation import MultiLabelMixin, check_multilabel_data
 
 __all__ = ["FeatureSelector", "LabelEntropies", "label_relevance", "top_features"]
 
@@ -59,29 +64,32 @@ class LabelEntropies:
         return h_single[:, None] + self.label_entropy[None, :] - h_joint
 
 
-class FeatureSelector(BaseEstimator):
+class FeatureSelector(MultiLabelMixin, TransformerMixin, BaseEstimator):
     """Base of the selectors: subclasses implement ``_fit(X, Y)`` (learn the criterion) and
     ``selection(n_features)`` (the first ``n_features`` indices in selection order)."""
 
     def fit(self, X, Y) -> FeatureSelector:
         """Validate, fit the selector's criterion, and set ``selected_``."""
-        X = as_feature_matrix(X, "X")
-        Y = as_label_matrix(Y, len(X), "Y")
         n_features = check_positive_int(self.n_features, "n_features")
+        X, Y = check_multilabel_data(self, X, Y)
         if n_features > X.shape[1]:
             raise InputError(
                 f"n_features={n_features} exceeds the {X.shape[1]} features of X; ask for at "
                 "most that many."
             )
-        self.n_features_in_ = X.shape[1]
         self._fit(X, Y)
         self.selected_ = self.selection(n_features)
         return self
 
-    def transform(self, X) -> np.ndarray:
-        """The selected columns of ``X``, in selection order."""
+    def transform(self, X):
+        """The selected columns of ``X``, in selection order (CSR for sparse X)."""
+        return check_features(self, X, reset=False, sparse=True)[:, self.selected_]
+
+    def get_feature_names_out(self, input_features=None) -> np.ndarray:
+        """Names of the selected features, in selection order (``x0, x1, ...`` unless the
+        fit saw a DataFrame's column names or ``input_features`` gives them)."""
         check_is_fitted(self, "selected_")
-        return as_feature_matrix(X, "X", self.n_features_in_)[:, self.selected_]
+        return _check_feature_names_in(self, input_features)[self.selected_]
 
     def _check_size(self, n_features: int, available: int) -> int:
         n_features = check_positive_int(n_features, "n_features")
@@ -103,9 +111,9 @@ def discretize(X: np.ndarray, n_bins: int) -> tuple[np.ndarray, np.ndarray]:
 def label_relevance(X, Y, n_bins: int = 2) -> np.ndarray:
     """FMI(f; L) = sum_l I(f; l) of every feature, after equal-width discretisation (the
     ranking that picks MFSEF's automatic experts)."""
-    X = as_feature_matrix(X, "X")
+    X = check_array(X, accept_sparse="csr", dtype=np.float64, input_name="X")
     codes, states = discretize(X, n_bins)
-    labels = LabelEntropies.of(as_label_matrix(Y, len(X), "Y"))
+    labels = LabelEntropies.of(as_label_matrix(Y, X.shape[0], "Y"))
     return labels.mutual_information(codes, states).sum(axis=1)
 
 

@@ -144,6 +144,11 @@ class CDVSESVDD(_SphereEnsemble):
         The kept base SVDDs, in ``selected_`` order.
     ensemble_radius_ : float
         sum_{k kept} w_k r_k.
+    offset_ : float
+        -``ensemble_radius_``: ``decision_function = score_samples - offset_``.
+    n_iter_ : int
+        Half-quadratic steps taken (``max_iter``: the seed runs a fixed T_max).
+    n_features_in_ : int; feature_names_in_ : ndarray of str (DataFrame input only)
 
     References
     ----------
@@ -152,6 +157,10 @@ class CDVSESVDD(_SphereEnsemble):
     He, R., Hu, B.-G., Zheng, W.-S., & Kong, X.-W. (2011). Robust principal component
     analysis based on maximum correntropy criterion. IEEE Trans. Image Processing, 20(6).
     """
+
+    #: From one sample every bootstrap SVDD is the same point (radius 0, distance 0), so
+    #: nothing tells the spheres apart and every weight comes out 0.
+    _min_samples = 2
 
     def __init__(self, n_estimators: int = 50, C: float | None = None, gamma: float = 1.0,
                  sigma: float = 0.3, lam: float = 1.0, gamma_l1: float = 1.0,
@@ -184,10 +193,12 @@ class CDVSESVDD(_SphereEnsemble):
         self.spheres_, self.weights_, self.objective_ = spheres, weights, objective
         self.kept_spheres_ = spheres.subset(self.selected_)
         self.ensemble_radius_ = float(self.weights_[self.selected_] @ self.kept_spheres_.radii)
+        self.offset_ = -self.ensemble_radius_
+        self.n_iter_ = steps
         return self
 
-    def decision_function(self, X) -> np.ndarray:
-        """sum_{k kept} w_k (r_k - d_k(x)): >= 0 means normal."""
+    def score_samples(self, X) -> np.ndarray:
+        """-sum_{k kept} w_k d_k(x); ``decision_function`` = sum_{k kept} w_k (r_k - d_k(x)),
+        >= 0 meaning normal."""
         X = self._query(X)
-        distances = self.kept_spheres_.distances(X)
-        return self.ensemble_radius_ - distances @ self.weights_[self.selected_]
+        return -(self.kept_spheres_.distances(X) @ self.weights_[self.selected_])

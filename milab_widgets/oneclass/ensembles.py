@@ -9,9 +9,8 @@ from __future__ import annotations
 
 import numpy as np
 from sklearn.base import BaseEstimator, OutlierMixin
-from sklearn.utils.validation import check_is_fitted
 
-from milab_widgets.data.arrays import as_feature_matrix, as_oneclass_labels
+from milab_widgets.data.arrays import as_oneclass_labels, check_features
 from milab_widgets.oneclass.spheres import Spheres, bootstrap_counts, fit_sphere
 from milab_widgets.oneclass.validation import (
     check_positive_float,
@@ -27,20 +26,31 @@ MIN_ERROR = 1e-10
 
 
 class _SphereEnsemble(OutlierMixin, BaseEstimator):
-    """Parameter checks, fitted-state access and the +1/-1 rule shared by the ensembles."""
+    """Parameter checks, fitted-state access and the +1/-1 rule shared by the ensembles.
+
+    ``score_samples(X)`` is the ensemble's score, higher meaning more normal, and
+    ``decision_function(X) = score_samples(X) - offset_`` (scikit-learn's outlier API);
+    a subclass implements ``score_samples`` and sets ``offset_`` in ``fit``.
+    """
+
+    #: Fewest training samples ``fit`` accepts.
+    _min_samples = 1
 
     def _checked_data(self, X):
         """Validated X plus C (from C or nu, n = len(X): every base SVDD's weights sum to
         n), gamma, tol and the number of base SVDDs."""
-        X = as_feature_matrix(X)
+        X = check_features(self, X, reset=True, min_samples=self._min_samples)
         C = resolve_C(self.C, self.nu, np.ones(len(X)))
         return (X, C, check_positive_float(self.gamma, "gamma"),
                 check_positive_float(self.tol, "tol"),
                 check_positive_int(self.n_estimators, "n_estimators"))
 
     def _query(self, X) -> np.ndarray:
-        check_is_fitted(self, "spheres_")
-        return as_feature_matrix(X, n_features=self.spheres_.support_vectors.shape[1])
+        return check_features(self, X, reset=False)
+
+    def decision_function(self, X) -> np.ndarray:
+        """score_samples(X) - offset_: >= 0 means normal."""
+        return self.score_samples(X) - self.offset_
 
     def predict(self, X) -> np.ndarray:
         """+1 (normal) where the decision function is >= 0, else -1 (outlier)."""
@@ -77,6 +87,9 @@ class BaggingSVDD(_SphereEnsemble):
     ----------
     spheres_ : Spheres
         The base SVDDs.
+    offset_ : float
+        0: ``decision_function = score_samples - offset_``.
+    n_features_in_ : int; feature_names_in_ : ndarray of str (DataFrame input only)
 
     References
     ----------
@@ -97,10 +110,11 @@ class BaggingSVDD(_SphereEnsemble):
         """Fit the M bootstrap SVDDs; ``y`` is ignored."""
         X, C, gamma, tol, n_estimators = self._checked_data(X)
         self.spheres_ = fit_bootstrap_spheres(X, C, gamma, tol, n_estimators, self.random_state)
+        self.offset_ = 0.0
         return self
 
-    def decision_function(self, X) -> np.ndarray:
-        """(votes for normal - votes for outlier) / M, in [-1, 1]."""
+    def score_samples(self, X) -> np.ndarray:
+        """(votes for normal - votes for outlier) / M, in [-1, 1] (``offset_`` = 0)."""
         X = self._query(X)
         return 2.0 * self.spheres_.inside(X).mean(axis=1) - 1.0
 
@@ -134,6 +148,11 @@ class AdaBoostSVDD(_SphereEnsemble):
         a_m of each kept SVDD.
     estimator_errors_ : ndarray
         e_m of each round run (including a final dropped one).
+    n_iter_ : int
+        Boosting rounds run (at most ``n_estimators``; fewer when boosting stops early).
+    offset_ : float
+        0: ``decision_function = score_samples - offset_``.
+    n_features_in_ : int; feature_names_in_ : ndarray of str (DataFrame input only)
 
     References
     ----------
@@ -175,10 +194,12 @@ class AdaBoostSVDD(_SphereEnsemble):
         self.spheres_ = Spheres.from_solutions(X, solutions, gamma)
         self.estimator_weights_ = np.array(vote_weights)
         self.estimator_errors_ = np.array(errors)
+        self.n_iter_ = len(errors)
+        self.offset_ = 0.0
         return self
 
-    def decision_function(self, X) -> np.ndarray:
-        """sum_m a_m h_m(x) / sum_m a_m, in [-1, 1]."""
+    def score_samples(self, X) -> np.ndarray:
+        """sum_m a_m h_m(x) / sum_m a_m, in [-1, 1] (``offset_`` = 0)."""
         X = self._query(X)
         votes = np.where(self.spheres_.inside(X), 1.0, -1.0)
         return votes @ self.estimator_weights_ / self.estimator_weights_.sum()

@@ -26,10 +26,9 @@ import numpy as np
 from sklearn.base import BaseEstimator, OutlierMixin
 from sklearn.exceptions import ConvergenceWarning
 from sklearn.metrics.pairwise import rbf_kernel
-from sklearn.utils.validation import check_is_fitted
 
 from milab_widgets.core.svdd import smo_svdd
-from milab_widgets.data.arrays import as_feature_matrix
+from milab_widgets.data.arrays import check_features
 from milab_widgets.oneclass.validation import (
     check_positive_float,
     check_sample_weight,
@@ -127,6 +126,11 @@ class SVDD(OutlierMixin, BaseEstimator):
         ||a||^2 = sum_ij a_i a_j K(x_i, x_j).
     n_iter_ : int
         Solver iterations.
+    offset_ : float
+        -R^2: ``decision_function = score_samples - offset_`` (scikit-learn's outlier API).
+    n_features_in_ : int
+    feature_names_in_ : ndarray of str
+        Only when X was a DataFrame with string column names.
     C_ : float
         The dual bound used (C, or 1 / (nu n)).
 
@@ -163,7 +167,7 @@ class SVDD(OutlierMixin, BaseEstimator):
 
     def fit(self, X, y=None, sample_weight=None):
         """Find the sphere; ``y`` is ignored (one-class), ``sample_weight`` scales each C_i."""
-        X = as_feature_matrix(X)
+        X = check_features(self, X, reset=True)
         weights = check_sample_weight(sample_weight, len(X))
         C = resolve_C(self.C, self.nu, weights)
         solution = solve_svdd_dual(X, check_positive_float(self.gamma, "gamma"), C, weights,
@@ -181,19 +185,23 @@ class SVDD(OutlierMixin, BaseEstimator):
         self.radius_ = float(np.sqrt(max(solution.radius_sq, 0.0)))
         self.center_sq_norm_ = solution.center_sq_norm
         self.n_iter_ = solution.n_iter
-        self.n_features_in_ = X.shape[1]
+        self.offset_ = -self.radius_**2
         return self
 
     def squared_distance(self, X) -> np.ndarray:
         """||phi(x) - a||^2 for each row of X (seed eq. 3)."""
-        check_is_fitted(self, "alpha_")
-        X = as_feature_matrix(X, n_features=self.n_features_in_)
+        X = check_features(self, X, reset=False)
         cross = rbf_kernel(X, self.support_vectors_, gamma=float(self.gamma)) @ self.dual_coef_
         return np.maximum(1.0 - 2.0 * cross + self.center_sq_norm_, 0.0)
 
+    def score_samples(self, X) -> np.ndarray:
+        """-||phi(x) - a||^2: the higher, the more normal."""
+        return -self.squared_distance(X)
+
     def decision_function(self, X) -> np.ndarray:
-        """R^2 - ||phi(x) - a||^2: >= 0 inside the sphere (normal)."""
-        return self.radius_**2 - self.squared_distance(X)
+        """R^2 - ||phi(x) - a||^2 = score_samples(X) - offset_: >= 0 inside the sphere
+        (normal)."""
+        return self.score_samples(X) - self.offset_
 
     def predict(self, X) -> np.ndarray:
         """+1 (normal, inside or on the sphere) or -1 (outlier)."""

@@ -87,6 +87,21 @@ def test_mulan_format_errors_name_the_problem(tmp_path, rows, xml, message):
         read_mulan(paths[:2], paths[2])
 
 
+@pytest.mark.parametrize("text, message", [
+    ("", "empty or truncated"),
+    ("\n\n", "empty or truncated"),
+    (ARFF.format(rows="0.5,1.5,1,0").split("@data")[0], "empty or truncated"),  # no @data
+    (ARFF.format(rows="0.5,1.5,1,0\n2.5,3.5"), "empty or truncated"),  # row cut short
+    (ARFF.format(rows=""), "no data rows"),
+])
+def test_empty_or_truncated_mulan_files_are_format_errors(tmp_path, text, message):
+    paths = write_mulan(tmp_path, "0.5,1.5,1,0", "0.5,1.5,1,0")
+    paths[1].write_text(text)
+    with pytest.raises(DataFormatError, match=message) as raised:
+        read_mulan(paths[:2], paths[2])
+    assert "t-test.arff" in str(raised.value)
+
+
 # -- MATLAB ----------------------------------------------------------------------------------
 def test_mlknn_mat_layout_keeps_its_split(tmp_path):
     path = tmp_path / "y.mat"

@@ -35,5 +35,5 @@ def test_transform_checks_the_feature_count():
     rng = np.random.default_rng(2)
     X, Y = rng.normal(size=(30, 4)), (rng.random((30, 2)) < 0.5).astype(int)
     model = LeastSquaresKCCA().fit(X, Y)
-    with pytest.raises(InputError, match="features"):
+    with pytest.raises(ValueError, match="has 3 features, but LeastSquaresKCCA is expecting 4"):
         model.transform(X[:, :3])

@@ -1,11 +1,15 @@
 """Bagging and AdaBoost SVDD ensembles: votes against separately fitted SVDDs, boosting
-weights written out, reproducibility."""
+weights written out, reproducibility; the one-class estimators' scikit-learn outlier API."""
 
 import numpy as np
+import pandas as pd
 import pytest
+import scipy.sparse
+from sklearn.base import clone
+from sklearn.exceptions import NotFittedError
 
 from milab_widgets.exceptions import InputError
-from milab_widgets.oneclass import SVDD, AdaBoostSVDD, BaggingSVDD
+from milab_widgets.oneclass import SVDD, AdaBoostSVDD, BaggingSVDD, CDVSESVDD
 
 
 def data(seed=0):
@@ -75,3 +79,33 @@ def test_ensembles_accept_nu_as_C_of_one_over_nu_n(estimator):
     np.testing.assert_array_equal(by_nu.predict(X), by_C.predict(X))
     with pytest.raises(InputError, match="exactly one"):
         estimator(C=0.1, nu=0.1).fit(X, y)
+
+
+# -- scikit-learn's outlier API (all four one-class estimators) -------------------------------
+ONE_CLASS = [SVDD(C=0.1, gamma=0.5), BaggingSVDD(5, C=0.1, gamma=0.5, random_state=0),
+             AdaBoostSVDD(5, C=0.1, gamma=0.5), CDVSESVDD(5, C=0.1, gamma=0.5, random_state=0)]
+
+
+@pytest.mark.parametrize("model", ONE_CLASS, ids=lambda m: type(m).__name__)
+def test_decision_is_score_samples_minus_offset_and_columns_are_checked(model):
+    X, _ = data()
+    frame = pd.DataFrame(X, columns=["height", "weight"])
+    with pytest.raises(NotFittedError):
+        model.score_samples(X)
+    model.fit(frame)
+    assert list(model.feature_names_in_) == ["height", "weight"]
+    assert model.n_features_in_ == 2
+    query = pd.DataFrame(np.random.default_rng(1).normal(0, 2, (50, 2)), columns=frame.columns)
+    np.testing.assert_allclose(model.decision_function(query),
+                               model.score_samples(query) - model.offset_)
+    with pytest.raises(ValueError, match="order as they were in fit"):  # not silently swapped
+        model.predict(query[["weight", "height"]])
+    with pytest.raises(TypeError, match="dense data is required.*toarray"):
+        clone(model).fit(scipy.sparse.csr_matrix(X))
+
+
+def test_iterative_ensembles_report_their_iterations():
+    X, y = data()
+    assert CDVSESVDD(5, C=0.1, gamma=0.5, max_iter=7, random_state=0).fit(X).n_iter_ == 7
+    boosted = AdaBoostSVDD(5, C=0.1, gamma=0.5).fit(X, y)
+    assert boosted.n_iter_ == len(boosted.estimator_errors_) >= 1

@@ -101,13 +101,14 @@ def test_C_below_one_over_n_is_a_clear_error(C):
         SVDD(C=C).fit(gaussian(40, 2))
 
 
-@pytest.mark.parametrize("X, message", [
-    (np.array([1.0, 2.0, 3.0]), "2-D array"),
-    (np.array([[1.0, np.nan], [0.0, 1.0]]), "NaN or infinity"),
-    (np.zeros((0, 2)), "non-empty"),
+@pytest.mark.parametrize("X, message", [  # scikit-learn's own messages (validate_data)
+    (np.array([1.0, 2.0, 3.0]), "Expected 2D array, got 1D array"),
+    (np.array([[1.0, np.nan], [0.0, 1.0]]), "Input X contains NaN"),
+    (np.zeros((0, 2)), r"0 sample\(s\) \(shape=\(0, 2\)\)"),
+    (np.ones((3, 2)) + 1j, "Complex data not supported"),
 ])
 def test_bad_samples_are_rejected(X, message):
-    with pytest.raises(InputError, match=message):
+    with pytest.raises(ValueError, match=message):
         SVDD().fit(X)
 
 
@@ -122,7 +123,7 @@ def test_bad_sample_weight_and_feature_count():
     X = gaussian(20, 2)
     with pytest.raises(InputError, match="sample_weight"):
         SVDD().fit(X, sample_weight=-np.ones(20))
-    with pytest.raises(InputError, match="fitted on 2"):
+    with pytest.raises(ValueError, match="X has 5 features, but SVDD is expecting 2"):
         SVDD().fit(X).predict(np.zeros((3, 5)))
 
 

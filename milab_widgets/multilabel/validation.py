@@ -1,0 +1,77 @@
+"""What the multi-label estimators share with scikit-learn: their tags and the check of a
+training pair (X, Y).
+
+scikit-learn's multi-label convention is a 2-D 0/1 indicator matrix Y (n_samples x
+n_labels, ``type_of_target`` "multilabel-indicator"); the tags below tell its common checks
+(``check_estimator``) that Y is required and two-dimensional, so a single label is a column
+of shape (n, 1), and that every label is binary (``classifier_tags.multi_class = False``,
+also on the transformers: scikit-learn reads that tag, and only it, to give such estimators
+two-class targets). X may be dense or scipy.sparse (converted to CSR); Y may be dense or sparse
+and is returned dense: the label matrix is small (n x L) and every estimator counts on it.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import scipy.sparse
+from sklearn.utils import ClassifierTags
+from sklearn.utils.multiclass import type_of_target
+
+from milab_widgets.data.arrays import check_features
+from milab_widgets.data.multilabel import as_label_matrix
+from milab_widgets.exceptions import InputError
+
+__all__ = ["MultiLabelMixin", "check_multilabel_data", "constant_labels"]
+
+
+class MultiLabelMixin:
+    """Tags of an estimator fitted on (X, Y) with a 0/1 label matrix Y and sparse-capable X;
+    put it first among the bases (before scikit-learn's mixins and ``BaseEstimator``)."""
+
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.input_tags.sparse = True
+        tags.target_tags.required = True
+        tags.target_tags.multi_output = True
+        tags.target_tags.single_output = False
+        tags.classifier_tags = tags.classifier_tags or ClassifierTags()
+        tags.classifier_tags.multi_class = False
+        return tags
+
+
+def check_multilabel_data(estimator, X, Y):
+    """(X, Y) for fitting ``estimator``: X by :func:`~milab_widgets.data.arrays.check_features`
+    (CSR if sparse, records ``n_features_in_``), Y as an int64 0/1 matrix with one row per
+    sample."""
+    X = check_features(estimator, X, reset=True, sparse=True)
+    return X, as_label_matrix(_label_values(estimator, Y), X.shape[0], "Y")
+
+
+def constant_labels(Y) -> str:
+    """"" when every label of the 0/1 matrix ``Y`` varies, else the start of a message naming
+    the labels that are all 0 or all 1 and how to drop them."""
+    positives = Y.sum(axis=0)
+    constant = np.flatnonzero((positives == 0) | (positives == len(Y)))
+    if not constant.size:
+        return ""
+    return (f"labels {constant[:10].tolist()} of Y are the same for every sample (all 0 or all "
+            "1); drop them first with Y[:, (Y.sum(0) > 0) & (Y.sum(0) < len(Y))]")
+
+
+def _label_values(estimator, Y):
+    """Y dense, after the checks of its kind that scikit-learn's messages name: missing,
+    unknown (object), continuous or multi-class targets are refused."""
+    name = type(estimator).__name__
+    if Y is None:
+        raise InputError(f"{name} requires y to be passed, but the target y is None; pass Y, "
+                         "the 0/1 label matrix (samples x labels).")
+    kind = type_of_target(Y, input_name="Y", raise_unknown=True)
+    if kind.startswith("continuous"):
+        raise InputError(f"Y is continuous; {name} needs a 0/1 label matrix (samples x labels).")
+    if kind.startswith("multiclass"):
+        raise InputError(
+            f"Only binary classification is supported: {name} needs a 0/1 label matrix "
+            f"(samples x labels), got a {kind} target; one-hot encode classes with "
+            "sklearn.preprocessing.MultiLabelBinarizer or LabelBinarizer."
+        )
+    return Y.toarray() if scipy.sparse.issparse(Y) else Y
