@@ -227,9 +227,9 @@ def dataset_records(name, data, settings: Settings, cache: ResultCache, counts=N
     counts = sorted(set(counts)) if counts is not None else settings.counts(name, data.n_features)
     table_count = feature_count(settings.table_fraction, data.n_features) if per_instance \
         else None
-    tasks = [GridTask(_record_parts(name, "Original", [data.n_features], settings,
-                                    table_count and data.n_features),
-                      partial(_original_record, train, test, settings, table_count is not None))]
+    every_count = data.n_features if per_instance else None  # Original's table size
+    tasks = [GridTask(_record_parts(name, "Original", [data.n_features], settings, every_count),
+                      partial(_original_record, train, test, settings, per_instance))]
     tasks += [GridTask(_record_parts(name, method, counts, settings, table_count),
                        partial(_method_record, train, test, method, counts, settings,
                                table_count))
