@@ -26,7 +26,7 @@ from milab_widgets.data.fetch import fetch
 from milab_widgets.data.home import describe_data_home, locate
 from milab_widgets.data.registry import dataset_names, get_spec
 from milab_widgets.exceptions import DatasetUnavailableError, MilabError
-from milab_widgets.reproduce import PAPERS
+from milab_widgets.reproduce import KERNEL_LOG, PAPERS
 
 
 @dataclass(frozen=True)
@@ -172,6 +172,7 @@ def _reproduce(args: argparse.Namespace) -> int:
         return 2
     failed = [run for run in runs if not run.ok]
     _print_report(args.output, {run.paper: run.error for run in failed})
+    _print_skipped(args.output, papers)
     if failed:
         print(f"Failed: {', '.join(run.paper for run in failed)}", file=sys.stderr)
     return 1 if failed else 0
@@ -182,8 +183,23 @@ def _print_run(run) -> None:
         print(f"{run.paper}: done in {run.seconds:.0f} s -> {run.notebook.parent}", flush=True)
     else:
         print(f"{run.paper}: FAILED after {run.seconds:.0f} s: {run.error}\n"
-              f"  the executed notebook with the traceback: {run.notebook}",
+              f"  the executed notebook with the traceback: {run.notebook}\n"
+              f"  the kernel's log: {run.notebook.parent / KERNEL_LOG}",
               file=sys.stderr, flush=True)
+
+
+def _print_skipped(output: str, papers) -> None:
+    """Per paper, the datasets it skipped and how to get each (or that none were)."""
+    from milab_widgets.reproduce import skipped_datasets
+
+    skipped = skipped_datasets(output, papers)
+    if not any(skipped.values()):
+        print("Skipped datasets: none.")
+        return
+    print("Skipped datasets (their tables and claims are missing from the report):")
+    for paper, datasets in skipped.items():
+        for name, how in datasets.items():
+            print(f"  {paper}: {name}: {how}")
 
 
 def _print_report(output: str, errors) -> None:

@@ -5,6 +5,11 @@ Each paper's notebook (``notebooks/<paper>.ipynb``) takes its parameters (``quic
 ``<output>/<paper>/`` and the executed notebook beside them. Papers run in parallel, each
 notebook in its own kernel (a separate process); a paper that fails is reported with the
 executed notebook that holds its traceback, and the others go on.
+
+A kernel's own log lines (ipykernel's "Kernel is running over TCP without encryption"
+warning, the "KeyboardInterrupt caught in kernel" line of its shutdown) go to
+``<output>/<paper>/kernel.log``, not to the terminal; a notebook's errors still reach the
+user, through the executed notebook and the one-line failure this module reports.
 """
 
 from __future__ import annotations
@@ -23,6 +28,9 @@ from milab_widgets.exceptions import InputError, MilabError
 #: Paper short name -> notebook file name, in the order `milab reproduce` runs them.
 PAPERS = {"intH": "intH.ipynb", "CDVSE": "CDVSE.ipynb", "MFSEF": "MFSEF.ipynb",
           "LSkMDDM": "LSkMDDM.ipynb", "TwoViewMIC": "TwoViewMIC.ipynb"}
+
+#: The file in each paper's folder that receives its kernel's log lines.
+KERNEL_LOG = "kernel.log"
 
 #: Thread-pool sizes of numba and the BLAS libraries, shared out among parallel kernels.
 THREAD_VARIABLES = ("NUMBA_NUM_THREADS", "OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS",
@@ -124,10 +132,49 @@ def run_paper(paper: str, folder: Path, quick: bool, seed: int) -> PaperRun:
             str(notebooks_dir() / PAPERS[paper]), str(notebook),
             parameters={"quick": quick, "seed": seed, "output_dir": str(folder)},
             cwd=str(folder), progress_bar=False, kernel_name="python3",
+            kernel_manager_class=quiet_kernel_manager(folder / KERNEL_LOG),
         )
     except Exception as error:  # noqa: BLE001 -- any failure is this paper's, reported
         return PaperRun(paper, notebook, time.perf_counter() - started, describe_failure(error))
     return PaperRun(paper, notebook, time.perf_counter() - started)
+
+
+def quiet_kernel_manager(log: Path):
+    """A jupyter_client kernel manager class whose kernels write their stderr (log lines,
+    warnings, shutdown noise) to ``log`` instead of this process's terminal."""
+    from jupyter_client.manager import AsyncKernelManager
+
+    class QuietKernelManager(AsyncKernelManager):
+        async def _async_launch_kernel(self, kernel_cmd, **kw):
+            with open(log, "ab") as stream:  # the kernel keeps its own copy of the handle
+                kw["stderr"] = stream
+                return await super()._async_launch_kernel(kernel_cmd, **kw)
+
+    return QuietKernelManager
+
+
+def skipped_datasets(output, papers: Iterable[str]) -> dict[str, dict[str, str]]:
+    """Per paper, the datasets its run skipped (from its ``settings.json``), each with what
+    to do: the `milab fetch` command when the registry can download it, else why it cannot
+    be fetched and how to get it."""
+    from milab_widgets.report import read_settings
+
+    return {paper: {name: how_to_get(name, reason) for name, reason in
+                    read_settings(Path(output) / paper).get("skipped", {}).items()}
+            for paper in papers}
+
+
+def how_to_get(name: str, reason: str) -> str:
+    """`milab fetch NAME` for a registered dataset with download URLs; otherwise the
+    registry's instructions (or, for an unregistered one, the run's ``reason``)."""
+    from milab_widgets.data.registry import REGISTRY
+
+    spec = REGISTRY.get(name)
+    if spec is None:
+        return f"cannot be fetched: {reason}"
+    if all(data_file.url for data_file in spec.files):
+        return f"run `milab fetch {name}`"
+    return f"cannot be fetched (no download URL): {spec.how_to_get or spec.source_url}"
 
 
 def describe_failure(error: Exception) -> str:

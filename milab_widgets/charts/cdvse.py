@@ -1,4 +1,4 @@
-"""Charts of seed 002's experiments, built from :mod:`milab_widgets.experiments.cdvse` tables."""
+"""Charts of the CDVSE paper's experiments, built from :mod:`milab_widgets.experiments.cdvse` tables."""
 
 from __future__ import annotations
 
@@ -27,9 +27,12 @@ def boundary_cells(boundaries: pd.DataFrame) -> pd.DataFrame:
 
 
 def boundary_chart(boundaries: pd.DataFrame, points: pd.DataFrame, scores: pd.DataFrame,
-                   title: str) -> alt.Chart:
+                   title: str, *, select: str | None = None, size: int = 260) -> alt.Chart:
     """Figs. 2-3: samples by role and the decision boundary (black) of SVDD and CDVSE,
-    side by side, each titled with its test g-mean."""
+    side by side, each titled with its test g-mean.
+
+    ``select`` names a click selection of the sample nearest the pointer in the CDVSE plot
+    (its ``x`` and ``y``), for a live chart; ``size`` is each plot's width and height."""
     panels = []
     for method in ("svdd", "cdvse"):
         row = scores[scores.method == method].iloc[0]
@@ -41,8 +44,11 @@ def boundary_chart(boundaries: pd.DataFrame, points: pd.DataFrame, scores: pd.Da
             y=alt.Y("y:Q", scale=alt.Scale(domain=[0, 3]), title="y"),
             color=alt.Color("role:N", scale=ROLE_COLOURS, title=None),
             shape=alt.Shape("role:N", scale=alt.Scale(domain=ROLE_COLOURS.domain), title=None))
+        if select and method == "cdvse":
+            dots = dots.add_params(alt.selection_point(name=select, fields=["x", "y"],
+                                                       on="click", nearest=True))
         line = alt.Chart(edge).mark_square(size=9, color="black").encode(x="x:Q", y="y:Q")
-        panels.append((line + dots).properties(width=260, height=260, title=heading))
+        panels.append((line + dots).properties(width=size, height=size, title=heading))
     return alt.hconcat(*panels).properties(title=title)
 
 

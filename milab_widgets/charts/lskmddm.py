@@ -112,12 +112,20 @@ def claims_chart(claims: pd.DataFrame) -> alt.Chart:
 
 
 def embedding_chart(embedding: np.ndarray, has_label: np.ndarray, label_name: str,
-                    method: str) -> alt.Chart:
+                    method: str, *, select: str | None = None) -> alt.Chart:
     """The panel's scatter: rows in the first two embedding coordinates, coloured by whether
-    they carry the label ``label_name`` (``has_label``: 0/1 per row)."""
+    they carry the label ``label_name`` (``has_label``: 0/1 per row); rows with the label
+    are drawn on top (they are usually the fewer). ``select`` names an interval selection
+    (a brush over both coordinates), for a live chart."""
     frame = pd.DataFrame({"coordinate 1": embedding[:, 0], "coordinate 2": embedding[:, 1],
-                          "label": np.where(has_label == 1, "has label", "no label")})
-    return alt.Chart(frame).mark_circle(size=25, opacity=0.7).encode(
+                          "label": np.where(has_label == 1, "has label", "no label"),
+                          "on_top": np.asarray(has_label, dtype=int)})
+    chart = alt.Chart(frame).mark_circle(size=25, opacity=0.7).encode(
         x="coordinate 1:Q", y="coordinate 2:Q",
         color=alt.Color("label:N", title=label_name, scale=HAS_LABEL),
+        order=alt.Order("on_top:Q", sort="ascending"),
     ).properties(width=330, height=260, title=f"{method}: held-out rows, first two coordinates")
+    if select:
+        chart = chart.add_params(alt.selection_interval(name=select,
+                                                        encodings=["x", "y"]))
+    return chart

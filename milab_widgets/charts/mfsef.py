@@ -1,4 +1,4 @@
-"""Charts of seed 001's experiments, built from :mod:`milab_widgets.experiments.mfsef` tables.
+"""Charts of the MFSEF paper's experiments, built from :mod:`milab_widgets.experiments.mfsef` tables.
 
 * :func:`metric_curves_chart` -- Fig. 4, each metric against the number of selected features;
 * :func:`cd_diagram` / :func:`cd_diagrams` -- Fig. 5, Nemenyi critical-difference diagrams;
@@ -26,20 +26,36 @@ CD_COLOUR = PALETTE[3]
 ROLE_SCALE = alt.Scale(domain=["expert", "other"], range=[PALETTE[1], PALETTE[0]])
 
 
-def metric_curves_chart(curve: pd.DataFrame, title: str, metrics=TABLE_METRICS) -> alt.Chart:
+def metric_curves_chart(curve: pd.DataFrame, title: str, metrics=TABLE_METRICS, *,
+                        select: str | None = None, width: int = 230) -> alt.Chart:
     """Fig. 4: metric vs number of selected features, one panel per metric; Original (all
-    features) is the dashed level."""
+    features) is the dashed level, and the legend draws it dashed too.
+
+    ``select`` names a click selection of a method (its line, or its legend entry), for a
+    live chart; the other methods then fade."""
     data = curve[curve.metric.isin(metrics)].assign(
-        metric_name=lambda t: t.metric.map(_metric_title))
+        metric_name=lambda t: t.metric.map(_metric_title),
+        features=lambda t: np.where(t.method == "Original", "all (Original)", "selected"))
+    pick = alt.selection_point(name=select or "method_pick", fields=["method"], on="click",
+                               bind="legend")
     base = alt.Chart(data).encode(
-        x=alt.X("n_features:Q", title="selected features"),
+        x=alt.X("n_features:Q", title="selected features", axis=alt.Axis(tickMinStep=1)),
         y=alt.Y("value:Q", title=None, scale=alt.Scale(zero=False)),
-        color=alt.Color("method:N", scale=_METHOD_SCALE, title="method"),
+        color=alt.Color("method:N", scale=_METHOD_SCALE, title="method",
+                        legend=alt.Legend(symbolType="stroke", symbolStrokeWidth=3)),
+        strokeDash=alt.StrokeDash("features:N", title="features",
+                                  scale=alt.Scale(domain=["selected", "all (Original)"],
+                                                  range=[[1, 0], [5, 4]]),
+                                  legend=alt.Legend(symbolType="stroke", symbolStrokeWidth=2,
+                                                    symbolSize=300)),
         tooltip=["method", "n_features", alt.Tooltip("value:Q", format=".4f")],
     )
-    lines = base.transform_filter(alt.datum.method != "Original").mark_line(point=True)
-    level = base.transform_filter(alt.datum.method == "Original").mark_line(strokeDash=[5, 4])
-    return (lines + level).properties(width=230, height=170).facet(
+    if select:
+        base = base.encode(opacity=alt.condition(pick, alt.value(1.0), alt.value(0.25)))
+    lines = base.mark_line(point=True)
+    if select:
+        lines = lines.add_params(pick)
+    return lines.properties(width=width, height=170).facet(
         facet=alt.Facet("metric_name:N", title=None, sort=[_metric_title(m) for m in metrics]),
         columns=2,
     ).properties(title=title).resolve_scale(y="independent")

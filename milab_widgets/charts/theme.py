@@ -4,11 +4,14 @@ Every chart in milab-widgets looks the same: Okabe-Ito categorical colours (safe
 common forms of colour blindness), viridis for ordered data, a plain sans-serif font, light
 grid lines and no frame around the plot.
 
-Charts are drawn in JupyterLab by the "mimetype" renderer: the cell's output is
-``application/vnd.vegalite.v5+json``, which JupyterLab's built-in Vega 5 extension draws
-offline (no CDN), which nbformat accepts (so papermill/nbclient can execute the cell), and
-which also renders inside an ``ipywidgets.Output`` (how the lab's panels show charts).
-This needs Altair 5.5: Altair 6 emits a Vega-Lite v6 mimetype that neither accepts.
+Charts reach the user two ways (measured with Altair 6.3 and JupyterLab 4.6 offline; see
+DESIGN.md, "Charts in JupyterLab"):
+
+* in notebooks and reports, as static SVG rendered by vl-convert (:func:`use_lab_charts`
+  enables Altair's "svg" renderer): an executed notebook shows every chart without a kernel,
+  in JupyterLab, on GitHub and in the documentation, and nbformat accepts the output;
+* in the lab's panels, as live ``alt.JupyterChart`` widgets loaded offline
+  (:mod:`milab_widgets.widgets.live`), whose selections drive the panel.
 
 Importing this module registers the theme (a dictionary entry) and changes nothing else;
 call :func:`use_lab_charts` to switch it on.
@@ -71,14 +74,15 @@ def lab_theme() -> alt.theme.ThemeConfig:
 
 
 def use_lab_charts() -> None:
-    """Enable the lab theme and the offline "mimetype" renderer for this process.
+    """Enable the lab theme and the static SVG renderer for this process.
 
-    Call once at the top of a notebook (the lab's panels and notebooks do). Charts are
-    then shown as ``application/vnd.vegalite.v5+json``: drawn by JupyterLab's built-in
-    Vega renderer without network access, and valid for papermill/nbclient.
+    Call once at the top of a notebook (the lab's panels and notebooks do). A displayed
+    chart is then an ``image/svg+xml`` output rendered by vl-convert (no browser, no
+    network): kept in the saved notebook and drawn wherever it is opened, with no kernel.
+    The panels' live charts do not depend on the renderer (they are widgets).
     """
     alt.theme.enable(THEME_NAME)
-    alt.renderers.enable("mimetype")
+    alt.renderers.enable("svg")
 
 
 def save_chart(

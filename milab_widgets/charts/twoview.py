@@ -1,4 +1,4 @@
-"""Charts of seed 003's experiments, built from :mod:`milab_widgets.experiments.twoview` tables."""
+"""Charts of the TwoViewMIC paper's experiments, built from :mod:`milab_widgets.experiments.twoview` tables."""
 
 from __future__ import annotations
 
@@ -89,8 +89,11 @@ def objective_curve_chart(objective, title: str = "objective over the iterations
     ).properties(width=320, height=200, title=title)
 
 
-def confusion_chart(table: pd.DataFrame, title: str) -> alt.Chart:
-    """A confusion matrix after Hungarian matching (rows = classes, columns = clusters)."""
+def confusion_chart(table: pd.DataFrame, title: str, *, select: str | None = None) -> alt.Chart:
+    """A confusion matrix after Hungarian matching (rows = classes, columns = clusters).
+
+    ``select`` names a click selection of a cell (its ``class`` and ``cluster``), for a live
+    chart whose clicks list that cell's bags."""
     data = table.reset_index().melt(id_vars=table.index.name or "index", var_name="cluster",
                                     value_name="count").rename(columns={table.index.name: "class"})
     data["class"] = data["class"].astype(str)
@@ -103,5 +106,8 @@ def confusion_chart(table: pd.DataFrame, title: str) -> alt.Chart:
         color=alt.Color("count:Q", scale=alt.Scale(scheme="blues"), title="bags"),
         tooltip=["class", "cluster", "count"],
     )
+    if select:
+        cells = cells.add_params(alt.selection_point(name=select, fields=["class", "cluster"],
+                                                     on="click"))
     counts = base.mark_text(fontSize=11).encode(text="count:Q")
     return (cells + counts).properties(width=260, height=220, title=title)

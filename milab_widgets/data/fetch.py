@@ -83,10 +83,12 @@ def _download_url(spec: DatasetSpec, data_file: DataFile, base_url: str | None) 
         return f"{base_url.rstrip('/')}/{data_file.relpath}"
     if data_file.url:
         return data_file.url
+    how = (spec.how_to_get or f"obtain it from {spec.source_url}").rstrip(".")
     raise DatasetUnavailableError(
-        f"No download URL is registered for {data_file.relpath} of dataset {spec.name!r}. "
-        f"Fix: pass url=... (or set {ENV_DATA_URL}) to a mirror holding {data_file.relpath}, "
-        f"or {spec.how_to_get or 'obtain it from ' + spec.source_url}."
+        f"Dataset {spec.name!r} cannot be downloaded. No download URL is registered for "
+        f"{data_file.relpath}. Fix: {how}; or, with a mirror holding {data_file.relpath}, "
+        f"run `milab fetch {spec.name} --url MIRROR_URL` (or set {ENV_DATA_URL}; from "
+        "Python: fetch(name, url=...))."
     )
 
 

@@ -118,11 +118,12 @@ def verify(path: Path, data_file: DataFile, fix: str) -> None:
 
 def unavailable_message(spec: DatasetSpec, data_file: DataFile) -> str:
     """Why ``spec`` cannot be loaded and exactly how to make it available."""
-    fixes = [f"run `milab fetch {spec.name}`"]
+    downloadable = all(item.url for item in spec.files)  # else `milab fetch` needs --url
+    fixes = [f"run `milab fetch {spec.name}`"] if downloadable else []
     if spec.package_source:
         fixes.append(f"install the package that ships it ({spec.package_source.install})")
     fixes.append(f"set {ENV_DATA_HOME} to a folder holding {data_file.relpath}")
-    fixes += [spec.how_to_get] if spec.how_to_get else []
+    fixes += [spec.how_to_get.rstrip(".")] if spec.how_to_get else []
     packaged = " and no installed package ships it" if spec.package_source else ""
     return (
         f"Dataset {spec.name!r} is not available: {data_file.relpath} is not in the data "

@@ -18,28 +18,40 @@ import ipywidgets as widgets
 import vl_convert
 from IPython.display import display
 
-__all__ = ["Panel", "dataset_choices", "show_chart", "show_chart_image", "show_objects"]
+from milab_widgets.exceptions import InputError
+from milab_widgets.widgets.papers import paper_header
+
+__all__ = ["Panel", "dataset_choices", "ranged_int", "show_chart_image", "show_objects",
+           "show_table", "styled", "widget_note"]
 
 _ERROR_STYLE = "color:#b00020"
+_STALE_STYLE = "color:#8a5a00;background:#fff4d6;padding:2px 6px"
 
 
 class Panel(widgets.VBox):
-    """A vertical panel: title header, controls, status line, error area, outputs.
+    """A vertical panel: header, status line, stale note, errors, controls, outputs.
+
+    The status line and errors sit at the top, under the header, so progress and failures
+    are in sight however long the outputs are.
 
     Parameters
     ----------
     title : str
-        Shown as the header.
+        What the panel does (shown as the header).
     controls : sequence of widgets
         The inputs (dropdowns, sliders, buttons), top to bottom.
     outputs : sequence of widgets
-        Where results go (``ipywidgets.Output``, ``HTML``, ...), top to bottom.
+        Where results go (``ipywidgets.Output``, ``HTML``, :class:`LiveChart`, ...).
+    paper : str, optional
+        The paper's short name (a key of :data:`~milab_widgets.widgets.papers.PAPERS`):
+        the header then names the paper by authors, title, venue and year.
 
     Attributes
     ----------
-    header, status, error : ipywidgets.HTML
+    header, status, stale, error : ipywidgets.HTML
         The title, the one-line status ("working: ...", "done: ... (1.2 s)", "failed: ..."),
-        and the last error (empty when the last action succeeded).
+        a note when the results shown no longer match the inputs (empty otherwise), and the
+        last error (empty when the last action succeeded).
     controls, outputs : ipywidgets.VBox
         Containers of the widgets given.
     last_error : Exception or None
@@ -54,17 +66,75 @@ class Panel(widgets.VBox):
     ('failed: dividing', 'ZeroDivisionError')
     """
 
-    def __init__(self, title: str, controls: Sequence = (), outputs: Sequence = (), **kwargs):
-        self.header = widgets.HTML(f"<h3>{html.escape(title)}</h3>")
+    def __init__(self, title: str, controls: Sequence = (), outputs: Sequence = (),
+                 paper: str | None = None, **kwargs):
+        self.title = title
+        self.header = widgets.HTML(paper_header(paper, title) if paper
+                                   else f"<h3>{html.escape(title)}</h3>")
         self.controls = widgets.VBox(list(controls))
         self.status = widgets.HTML("ready")
+        self.stale = widgets.HTML("")
         self.error = widgets.HTML("")
         self.outputs = widgets.VBox(list(outputs))
         self.last_error: Exception | None = None
         self._depth = 0
         super().__init__(
-            [self.header, self.controls, self.status, self.error, self.outputs], **kwargs
-        )
+            [self.header, self.status, self.stale, self.error, self.controls, self.outputs],
+            **kwargs)
+        for control in _ranged_inputs(self.controls):
+            control.observe(lambda change: self._check_range(change["owner"]), "value")
+
+    def _repr_mimebundle_(self, **kwargs):
+        """The widget view, with a one-line plain-text note instead of the widget repr (what
+        a saved notebook opened without a kernel, or a terminal, shows)."""
+        bundle = super()._repr_mimebundle_(**kwargs)
+        bundle["text/plain"] = widget_note(self.title)
+        return bundle
+
+    # -- inputs ---------------------------------------------------------------------------------
+    def checked(self, control) -> int:
+        """The value of a number box made by :func:`ranged_int`; InputError naming the
+        control and its allowed range when the value is outside it (never clamped)."""
+        low, high = control.allowed
+        value = control.value
+        if not low <= value <= high:
+            raise InputError(f"{control.description} = {value} is out of range: enter a whole "
+                             f"number from {low} to {high}.")
+        return value
+
+    def _check_range(self, control) -> None:
+        """Show at once that a number box holds an out-of-range value; clear that message
+        when it is back in range."""
+        try:
+            self.checked(control)
+        except InputError as error:
+            self.show_error(error)
+            self.status.value = f"failed: {html.escape(control.description)} is out of range"
+            return
+        if self.last_error is not None and "is out of range" in str(self.last_error):
+            self.error.value, self.last_error = "", None
+            self.status.value = "ready"
+
+    # -- stale results --------------------------------------------------------------------------
+    def stale_when_changed(self, controls: Sequence, action: str = "Run") -> None:
+        """Mark the results shown as stale as soon as any of ``controls`` changes."""
+        for control in controls:
+            control.observe(lambda _: self.mark_stale(action), "value")
+
+    def mark_stale(self, action: str = "Run") -> None:
+        """Say, above the results, that they no longer match the inputs (if any are shown)."""
+        if self.has_results():
+            self.stale.value = (f'<div style="{_STALE_STYLE}">The results below are for '
+                                f"earlier settings: press <b>{html.escape(action)}</b> to "
+                                "update them.</div>")
+
+    def mark_fresh(self) -> None:
+        """The results shown match the inputs again."""
+        self.stale.value = ""
+
+    def has_results(self) -> bool:
+        """Whether the panel shows results that inputs can make stale (panels override)."""
+        return False
 
     @contextmanager
     def working(self, what: str) -> Iterator[None]:
@@ -125,10 +195,44 @@ def show_objects(output: widgets.Output, *objects) -> None:
             display(item)
 
 
-def show_chart(output: widgets.Output, chart) -> None:
-    """Replace what ``output`` shows with ``chart`` (drawn by the renderer that
-    :func:`milab_widgets.charts.use_lab_charts` enables)."""
-    show_objects(output, chart)
+def show_table(output: widgets.Output, frame, caption: str = "", legend: str = "",
+               digits: int = 4) -> None:
+    """Show ``frame`` in ``output``: integers as integers, floats to ``digits`` places,
+    missing cells as "—" (never NaN), with an HTML ``caption`` above and a ``legend``
+    (e.g. what the abbreviations mean) below."""
+    items = [widgets.HTML(caption)] if caption else []
+    items.append(styled(frame, digits))
+    if legend:
+        items.append(widgets.HTML(f"<small>{legend}</small>"))
+    show_objects(output, *items)
+
+
+def styled(frame, digits: int = 4):
+    """``frame`` for display: integers as integers, floats to ``digits`` places, missing
+    cells as "—" (never NaN)."""
+    return frame.style.format(precision=digits, na_rep="—")
+
+
+def ranged_int(description: str, value: int, low: int, high: int, **kwargs) -> widgets.IntText:
+    """A whole-number box allowed from ``low`` to ``high``: a value outside is kept as typed
+    and reported by the panel (:meth:`Panel.checked`), never clamped silently."""
+    box = widgets.IntText(value=value, description=description, **kwargs)
+    box.allowed = (low, high)
+    return box
+
+
+def widget_note(title: str) -> str:
+    """The one line a saved notebook (or a terminal) shows for a panel instead of its repr."""
+    return (f"[milab lab: {title} -- an interactive panel; run this cell in JupyterLab with a "
+            "kernel to use it]")
+
+
+def _ranged_inputs(root) -> list:
+    """The number boxes made by :func:`ranged_int` under ``root``."""
+    found = [root] if hasattr(root, "allowed") else []
+    for child in getattr(root, "children", ()):
+        found.extend(_ranged_inputs(child))
+    return found
 
 
 def show_chart_image(output: widgets.Output, chart) -> None:

@@ -1,15 +1,16 @@
-"""`CDVSEPanel`: a 2-D playground for SVDD and the CDVSE selective ensemble (seed 002).
+"""`CDVSEPanel`: a 2-D playground for SVDD and the CDVSE selective ensemble (CDVSE).
 
 The playground tab fits a single SVDD and CDVSE on a 2-D set (Sine_noise, Square_noise, or
 a UCI set projected on two principal components) whenever a slider moves: zeta, C, M,
 sigma, lambda, gamma (l1). It draws both decision boundaries, CDVSE's weight per base SVDD
 (kept or dropped at 1/M), the objective over the half-quadratic steps, and the test
-g-means. The UCI tab runs the seed's protocol (quick grids) on one UCI set and shows its
+g-means. Clicking a sample in the CDVSE plot lists its distance to each kept sphere. The
+UCI tab runs the seed's protocol (quick grids) on one UCI set and shows its
 row of Tables 2-4 beside the seed's numbers.
 
 >>> from milab_widgets.widgets import CDVSEPanel
 >>> panel = CDVSEPanel()         # doctest: +SKIP
->>> panel.zeta.value = 1.0       # doctest: +SKIP (refits and redraws)
+>>> panel.zeta.value = 1.0       # refits and redraws  # doctest: +SKIP
 """
 
 from __future__ import annotations
@@ -17,6 +18,8 @@ from __future__ import annotations
 import html
 
 import ipywidgets as widgets
+import numpy as np
+import pandas as pd
 
 from milab_widgets.charts import use_lab_charts
 from milab_widgets.charts.cdvse import boundary_chart, objective_chart, weights_chart
@@ -26,15 +29,19 @@ from milab_widgets.experiments import cdvse
 from milab_widgets.widgets.base import (
     Panel,
     dataset_choices,
-    show_chart,
-    show_chart_image,
+    ranged_int,
     show_objects,
+    show_table,
+    styled,
 )
+from milab_widgets.widgets.live import LiveChart
 
 __all__ = ["CDVSEPanel"]
 
 SYNTHETIC_CHOICES = [("Sine_noise (synthetic)", "sine_noise"),
                      ("Square_noise (synthetic)", "square_noise")]
+CLICK_HINT = ("<small>Click a sample in the CDVSE plot to see its distance to each kept "
+              "sphere.</small>")
 LOG_SLIDER = {"continuous_update": False, "readout_format": ".3g", "base": 10,
               "style": {"description_width": "initial"}}
 
@@ -59,12 +66,14 @@ class CDVSEPanel(Panel):
         tabs = widgets.Tab([self._playground_box(), self._uci_box()])
         tabs.set_title(0, "2-D playground")
         tabs.set_title(1, "UCI table")
-        super().__init__("CDVSE: selective ensemble of SVDDs (correntropy + distance variance)",
-                         controls=[tabs])
+        super().__init__("selective ensemble of SVDDs (correntropy + distance variance)",
+                         controls=[tabs], paper="CDVSE")
         for control in (self.dataset, self.zeta, self.C, self.M, self.sigma, self.lam,
                         self.gamma_l1, self.seed):
             control.observe(lambda _: self.update(), "value")
         self.uci_button.on_click(lambda _: self.run_uci())
+        self.boundary_view.on_select("sample_pick", self._on_sample_click)
+        self.stale_when_changed([self.uci_dataset, self.repetitions], "Run protocol")
         if update:
             self.update()
 
@@ -87,22 +96,21 @@ class CDVSEPanel(Panel):
                                           **LOG_SLIDER)
         self.gamma_l1 = widgets.FloatLogSlider(value=p["gamma_l1"], min=-4, max=2,
                                                description="γ (ℓ1)", **LOG_SLIDER)
-        self.seed = widgets.BoundedIntText(value=0, min=0, max=10**6, description="seed",
-                                           layout={"width": "160px"})
+        self.seed = ranged_int("seed", 0, 0, 10**6, layout={"width": "160px"})
         options, default = dataset_choices(oneclass)
         self.uci_dataset = widgets.Dropdown(options=options, value=default, description="dataset")
-        self.repetitions = widgets.BoundedIntText(value=2, min=1, max=20,
-                                                  description="repetitions",
-                                                  layout={"width": "200px"},
-                                                  style={"description_width": "initial"})
+        self.repetitions = ranged_int("repetitions", 2, 1, 20, layout={"width": "200px"},
+                                      style={"description_width": "initial"})
         self.uci_button = widgets.Button(description="Run protocol", button_style="primary",
                                          icon="play")
 
     def _build_outputs(self) -> None:
         self.scores = widgets.HTML()
-        self.boundary_output = widgets.Output()
-        self.weights_output = widgets.Output()
-        self.objective_output = widgets.Output()
+        self.boundary_view = LiveChart()
+        self.sample_info = widgets.HTML(CLICK_HINT)
+        self.sample_output = widgets.Output()
+        self.weights_view = LiveChart()
+        self.objective_view = LiveChart()
         self.uci_output = widgets.Output()
 
     def _playground_box(self) -> widgets.VBox:
@@ -110,8 +118,8 @@ class CDVSEPanel(Panel):
             widgets.HBox([self.dataset, self.seed]),
             widgets.HBox([self.zeta, self.C, self.M]),
             widgets.HBox([self.sigma, self.lam, self.gamma_l1]),
-            self.scores, self.boundary_output,
-            widgets.HBox([self.weights_output, self.objective_output],
+            self.scores, self.boundary_view, self.sample_info, self.sample_output,
+            widgets.HBox([self.weights_view, self.objective_view],
                          layout=widgets.Layout(flex_flow="row wrap")),
         ])
 
@@ -125,26 +133,60 @@ class CDVSEPanel(Panel):
     def update(self) -> None:
         """Refit SVDD and CDVSE with the current sliders and redraw everything."""
         with self.working(f"fitting on {self.dataset.value}"):
-            data = cdvse.playground_data(self.dataset.value, self.seed.value)
+            seed = self.checked(self.seed)
+            data = cdvse.playground_data(self.dataset.value, seed)
             self.result = cdvse.playground(data, self.C.value, self.zeta.value, self.M.value,
                                            self.sigma.value, self.lam.value, self.gamma_l1.value,
-                                           seed=self.seed.value)
+                                           seed=seed)
             self.boundary = boundary_chart(self.result.boundaries, self.result.points,
-                                           self.result.scores, data.name)
+                                           self.result.scores, data.name, select="sample_pick",
+                                           size=230)
             self.weights = weights_chart(self.result.weights, self.result.selected)
             self.objective = objective_chart(self.result.objective)
             self.scores.value = self._score_text()
-            show_chart_image(self.boundary_output, self.boundary)
-            show_chart(self.weights_output, self.weights)
-            show_chart(self.objective_output, self.objective)
+            self.sample_distances = None
+            self.sample_info.value = CLICK_HINT
+            self.sample_output.clear_output()
+            self.boundary_view.show(self.boundary)
+            self.weights_view.show(self.weights)
+            self.objective_view.show(self.objective)
+
+    def show_sample(self, x: float, y: float) -> None:
+        """List the distance d_k(x) = ||phi(x) - a_k|| of the sample at (x, y) to each kept
+        sphere k beside its radius r_k and weight w_k (seed eq. 15), and CDVSE's decision
+        sum_k w_k (r_k - d_k(x)) (>= 0: normal)."""
+        with self.working(f"distances of ({x:.3f}, {y:.3f}) to the kept spheres"):
+            ensemble = self.result.ensemble
+            point = np.array([[x, y]])
+            kept = ensemble.selected_
+            distances = ensemble.kept_spheres_.distances(point)[0]
+            self.sample_distances = pd.DataFrame({
+                "base SVDD": kept, "weight w_k": ensemble.weights_[kept],
+                "radius r_k": ensemble.kept_spheres_.radii, "distance d_k(x)": distances,
+                "inside": distances <= ensemble.kept_spheres_.radii}).set_index("base SVDD")
+            decision = float(ensemble.decision_function(point)[0])
+            verdict = "normal" if decision >= 0 else "outlier"
+            self.sample_info.value = (
+                f"Sample ({x:.3f}, {y:.3f}): CDVSE decision Σ w_k (r_k − d_k) = "
+                f"<b>{decision:.4f}</b> → <b>{verdict}</b>; inside "
+                f"{int(self.sample_distances['inside'].sum())} of {len(kept)} kept spheres.")
+            show_table(self.sample_output, self.sample_distances)
+
+    def _on_sample_click(self, picked: list) -> None:
+        if picked and self.result is not None:
+            self.show_sample(float(picked[0]["x"]), float(picked[0]["y"]))
+
+    def has_results(self) -> bool:
+        return self.uci_table is not None
 
     def run_uci(self) -> None:
         """The seed's protocol (quick grids) on the chosen UCI set, beside the seed's row."""
         name = self.uci_dataset.value
         with self.working(f"protocol on {name} ({self.repetitions.value} repetitions)"):
-            results = cdvse.run([name], quick=True, repetitions=self.repetitions.value,
+            results = cdvse.run([name], quick=True, repetitions=self.checked(self.repetitions),
                                 synthetic=False)
             self._show_uci(name, results)
+            self.mark_fresh()
 
     def _show_uci(self, name: str, results) -> None:
         """Tables 2 and 4 of one protocol run; an unavailable ``name`` is an error (shown
@@ -152,9 +194,10 @@ class CDVSEPanel(Panel):
         if name in results.skipped:
             raise DatasetUnavailableError(f"{name} is unavailable: {results.skipped[name]}")
         self.uci_table = cdvse.score_table(results.summary, "test")
-        show_objects(self.uci_output, widgets.HTML("<b>Test g-mean (%)</b>"), self.uci_table,
+        show_objects(self.uci_output, widgets.HTML("<b>Test g-mean (%)</b>"),
+                     styled(self.uci_table, 2),
                      widgets.HTML("<b>Selected parameters (Table 2)</b>"),
-                     cdvse.parameter_table(results.runs))
+                     styled(cdvse.parameter_table(results.runs)))
 
     def _score_text(self) -> str:
         score = self.result.scores.set_index("method")

@@ -1,4 +1,4 @@
-"""`IntHPanel`: explore the integrated Hausdorff distance and its NCA-tuned alpha (seed 000).
+"""`IntHPanel`: explore the integrated Hausdorff distance and its NCA-tuned alpha (intH).
 
 d_intH = alpha d_minH + (1 - alpha) d_maxH, alpha maximising the NCA objective f(alpha)
 (see ../../papers/intH.md). The panel computes a dataset's d_minH / d_maxH / d_aveH once
@@ -27,13 +27,8 @@ from milab_widgets.evaluation.splits import stratified_splits
 from milab_widgets.experiments.inth import DistanceSource
 from milab_widgets.mil import metric_distance, nca_alpha_curve, tune_alpha_nca
 from milab_widgets.mil.neighbors import SCALINGS, make_bag_classifier
-from milab_widgets.widgets.base import (
-    Panel,
-    dataset_choices,
-    show_chart,
-    show_chart_image,
-    show_objects,
-)
+from milab_widgets.widgets.base import Panel, dataset_choices, ranged_int, show_table
+from milab_widgets.widgets.live import LiveChart
 
 __all__ = ["IntHPanel"]
 
@@ -46,9 +41,16 @@ ALPHA_MODES = (("NCA-tuned", "nca"), ("by hand", "hand"))
 CURVE_ALPHAS = np.linspace(0.0, 1.0, 41)
 #: Seed of the stratified cross-validation folds.
 CV_SEED = 0
+#: Most bags per axis of the panel's live heatmap (evenly spaced, class proportions kept).
+HEATMAP_BAGS = 80
+ROLES_LEGEND = ("role: <i>reference</i> = one of the bag's nearest training bags; "
+                "<i>citer</i> = a training bag that counts this bag among its nearest "
+                "(Citation-KNN votes with both; KNN with references only).")
 
 NOTE = (
-    "<small>Exploratory view: 'standard' scaling is fitted on all instances of the dataset "
+    "<small>Click a cell of the heatmap to classify its row's bag (its references and "
+    "citers are listed below); click the f(α) curve to set α by hand there. "
+    "Exploratory view: 'standard' scaling is fitted on all instances of the dataset "
     "(the paper's experiments fit it on each training fold). The f(α) curve, the α shown "
     "on the slider in NCA mode and the heatmap use all bags; the cross-validated accuracy "
     "tunes α by NCA on each training fold; the chosen bag is classified by a model fitted "
@@ -80,8 +82,8 @@ class IntHPanel(Panel):
         self._build_controls(dataset)
         self._build_outputs()
         super().__init__(
-            "Integrated Hausdorff distance: NCA-tuned α, Citation-KNN and KNN",
-            controls=self._control_rows(), outputs=self._output_rows(),
+            "integrated Hausdorff distance, NCA-tuned α, Citation-KNN and KNN",
+            controls=self._control_rows(), outputs=self._output_rows(), paper="intH",
         )
         self._clear_results()
         self._wire()
@@ -102,8 +104,7 @@ class IntHPanel(Panel):
                                                 style=wide)
         self.k = widgets.IntSlider(value=2, min=1, max=15, description="references",
                                    style=wide, continuous_update=False)
-        self.citers = widgets.BoundedIntText(value=4, min=1, max=1000, description="citers",
-                                             style=wide, layout={"width": "150px"})
+        self.citers = ranged_int("citers", 4, 1, 1000, style=wide, layout={"width": "150px"})
         self.sigma = widgets.SelectionSlider(options=[(f"{s:g}", s) for s in SIGMA_GRID],
                                              value=1, description="σ (NCA)", style=wide,
                                              continuous_update=False)
@@ -112,8 +113,7 @@ class IntHPanel(Panel):
         self.alpha = widgets.FloatSlider(value=0.5, min=0.0, max=1.0, step=0.01,
                                          readout_format=".3f", description="α value",
                                          disabled=True, style=wide, continuous_update=False)
-        self.folds = widgets.BoundedIntText(value=10, min=2, max=20, description="CV folds",
-                                            style=wide, layout={"width": "150px"})
+        self.folds = ranged_int("CV folds", 10, 2, 20, style=wide, layout={"width": "150px"})
         self.run_button = widgets.Button(description="Run", button_style="primary", icon="play")
         self.bag = widgets.Dropdown(description="bag", options=[])
 
@@ -129,13 +129,14 @@ class IntHPanel(Panel):
 
     def _build_outputs(self) -> None:
         self.accuracy = widgets.HTML()
-        self.curve_output = widgets.Output()
-        self.heatmap_output = widgets.Output()
+        self.curve_view = LiveChart()
+        self.heatmap_view = LiveChart()
         self.bag_result = widgets.HTML()
         self.bag_output = widgets.Output()
 
     def _output_rows(self) -> list:
-        return [self.accuracy, widgets.HBox([self.curve_output, self.heatmap_output]),
+        return [self.accuracy, widgets.HBox([self.curve_view, self.heatmap_view],
+                                            layout=widgets.Layout(flex_flow="row wrap")),
                 self.bag_result, self.bag_output]
 
     def _wire(self) -> None:
@@ -145,6 +146,12 @@ class IntHPanel(Panel):
         self.alpha_mode.observe(self._on_alpha_mode, "value")
         self.run_button.on_click(lambda _: self.run())
         self.bag.observe(self._on_bag, "value")
+        self.heatmap_view.on_select("bag_pick", self._on_bag_click)
+        self.curve_view.on_select("alpha_pick", self._on_alpha_click)
+        self.stale_when_changed([self.scaling, self.distance, self.classifier, self.k,
+                                 self.citers, self.sigma, self.alpha_mode, self.folds])
+        self.alpha.observe(lambda _: self.alpha_mode.value == "hand" and self.mark_stale(),
+                           "value")
 
     def _on_classifier(self, change) -> None:
         citation = change["new"] == "citation-knn"
@@ -153,10 +160,25 @@ class IntHPanel(Panel):
 
     def _on_alpha_mode(self, change) -> None:
         self.alpha.disabled = change["new"] == "nca"
+        if change["new"] == "hand":
+            self.alpha.readout, self.alpha.description = True, "α value"
 
     def _on_bag(self, _change) -> None:
         if self.held_out is not None:  # only after a run; choosing a bag alone costs little
             self.show_bag()
+
+    def _on_bag_click(self, picked: list) -> None:
+        """A click on a heatmap cell: classify that cell's row bag."""
+        if picked:
+            self.bag.value = int(picked[0]["row_bag"])
+
+    def _on_alpha_click(self, picked: list) -> None:
+        """A click on the f(α) curve: set α by hand to the clicked point's α."""
+        if picked:
+            self.choose_alpha(float(picked[0]["alpha"]))
+
+    def has_results(self) -> bool:
+        return self.fold_scores is not None
 
     # -- actions -------------------------------------------------------------------------------
     def load(self) -> None:
@@ -173,7 +195,18 @@ class IntHPanel(Panel):
     def run(self) -> None:
         """Cross-validate the current setting, then draw f(alpha), the heatmap and the bag."""
         with self.working(f"running on {self.dataset.value}"):
+            self.checked(self.citers)
             self._show_accuracy()
+            self._show_alpha_views()
+            self._show_held_out()
+            self.mark_fresh()
+
+    def choose_alpha(self, alpha: float) -> None:
+        """Set α by hand to ``alpha``; redraw f(α), the heatmap and the chosen bag with it
+        (the cross-validated accuracy waits for Run)."""
+        with self.working(f"α = {alpha:.3f} by hand"):
+            self.alpha_mode.value = "hand"
+            self.alpha.value = alpha
             self._show_alpha_views()
             self._show_held_out()
 
@@ -207,7 +240,7 @@ class IntHPanel(Panel):
     def _show_accuracy(self) -> None:
         bags, matrices = self._data()
         with self.working(f"{self.folds.value}-fold cross-validation"):
-            splits = stratified_splits(bags.labels, self.folds.value, CV_SEED)
+            splits = stratified_splits(bags.labels, self.checked(self.folds), CV_SEED)
             scores = fold_accuracies(self._estimator(self._fixed_alpha()), matrices,
                                      bags.labels, splits)
         self.fold_scores = scores
@@ -224,17 +257,20 @@ class IntHPanel(Panel):
             if self.alpha_mode.value == "nca":
                 alpha, value = tune_alpha_nca(d_min, d_max, y, sigma)
                 self.alpha.value = alpha
+                self.alpha.readout, self.alpha.description = True, "α value"
             else:
                 alpha = self.alpha.value
                 value = nca_alpha_curve(d_min, d_max, y, sigma, [alpha])[0]
             curve = nca_alpha_curve(d_min, d_max, y, sigma, CURVE_ALPHAS)
         label = "NCA-tuned α" if self.alpha_mode.value == "nca" else "α by hand"
         self.curve_chart = nca_curve_chart(CURVE_ALPHAS, curve, alpha, value, sigma,
-                                           chosen_label=label)
+                                           chosen_label=label, select="alpha_pick").properties(
+            width=330, height=260)
         metric_matrix = metric_distance(matrices, self.distance.value, alpha=alpha, labels=y)
-        self.heatmap_chart = distance_heatmap_chart(metric_matrix, y, self._heatmap_title(alpha))
-        show_chart(self.curve_output, self.curve_chart)
-        show_chart_image(self.heatmap_output, self.heatmap_chart)
+        self.heatmap_chart = distance_heatmap_chart(metric_matrix, y, self._heatmap_title(alpha),
+                                                    HEATMAP_BAGS, select="bag_pick", size=300)
+        self.curve_view.show(self.curve_chart)
+        self.heatmap_view.show(self.heatmap_chart)
 
     def _show_held_out(self) -> None:
         bags, matrices = self._data()
@@ -249,16 +285,20 @@ class IntHPanel(Panel):
             f'{held_out.prediction}, <b style="color:{colour}">{verdict}</b>.'
         )
         table = held_out.neighbours.assign(bag_id=bags.bag_ids[held_out.neighbours["bag"]])
-        show_objects(self.bag_output, table[["bag_id", "label", "distance", "role"]]
-                     .set_index("bag_id"))
+        show_table(self.bag_output, table[["bag_id", "label", "distance", "role"]]
+                   .set_index("bag_id"), legend=ROLES_LEGEND)
 
     # -- helpers -------------------------------------------------------------------------------
     def _clear_results(self) -> None:
         self.fold_scores = self.curve_chart = self.heatmap_chart = self.held_out = None
         self.accuracy.value = "Press <b>Run</b> to cross-validate the current setting."
         self.bag_result.value = ""
-        for output in (self.curve_output, self.heatmap_output, self.bag_output):
-            output.clear_output()
+        self.bag_output.clear_output()
+        for view in (self.curve_view, self.heatmap_view):
+            view.clear()
+        self.mark_fresh()
+        if self.alpha_mode.value == "nca":  # the tuned α shown belonged to the old results
+            self.alpha.readout, self.alpha.description = False, "α (tuned by Run)"
 
     def _setting(self) -> str:
         citers = f", C = {self.citers.value}" if self.classifier.value == "citation-knn" else ""

@@ -1,8 +1,11 @@
 """The lab launcher: every paper's panel in one tabbed widget.
 
 A panel loads data and fits models when it is built, so each tab builds its panel the first
-time it is opened (the first tab at once); switching back shows the same panel, with
-everything the user set still in place.
+time it is opened; switching back shows the same panel, with everything the user set still
+in place. :func:`lab` returns at once, importing nothing beyond ipywidgets: the first tab
+says it is loading and its panel is built when JupyterLab has drawn the lab (the front end
+reports the new view, the kernel then builds the panel), so the lab is on screen before
+Altair, numba or any dataset is loaded.
 
 >>> from milab_widgets import lab
 >>> lab()          # doctest: +SKIP
@@ -10,15 +13,17 @@ everything the user set still in place.
 
 from __future__ import annotations
 
+import html
+import sys
 from importlib import import_module
 
 import ipywidgets as widgets
 
-__all__ = ["LAB_PANELS", "Lab", "lab"]
+__all__ = ["LAB_PANELS", "Lab", "lab", "in_jupyter_kernel"]
 
 #: Tab title -> (module, panel class), in the order the papers appear in the README. Titles
 #: are the papers' short names (longer ones are cut off in JupyterLab's tab bar); each
-#: panel's header says what it is.
+#: panel's header names the paper.
 LAB_PANELS = {
     "intH": ("milab_widgets.widgets.inth", "IntHPanel"),
     "CDVSE": ("milab_widgets.widgets.cdvse", "CDVSEPanel"),
@@ -27,9 +32,21 @@ LAB_PANELS = {
     "LSkMDDM": ("milab_widgets.widgets.lskmddm", "LSkMDDMPanel"),
 }
 
+#: What ``lab()`` prints outside a Jupyter kernel (one line, no widget repr).
+NOT_IN_JUPYTER = ("milab lab(): the lab is a set of Jupyter widgets and needs a Jupyter front "
+                  "end; run `jupyter lab`, open notebooks/index.ipynb (or a new notebook) and "
+                  "run `from milab_widgets import lab; lab()` there.")
+
 
 class Lab(widgets.Tab):
     """One tab per paper; a tab's panel is built when the tab is first selected.
+
+    Parameters
+    ----------
+    when_shown : bool
+        False (default): build the first tab's panel now. True: show "loading" in the
+        first tab and build its panel once a front end displays the lab (what :func:`lab`
+        does, so the lab appears before the panel's imports and computations).
 
     Attributes
     ----------
@@ -37,12 +54,33 @@ class Lab(widgets.Tab):
         The panels built so far, by tab title.
     """
 
-    def __init__(self, **kwargs):
+    def __init__(self, when_shown: bool = False, **kwargs):
         self.panels: dict = {}
         super().__init__(children=[widgets.VBox() for _ in LAB_PANELS], titles=tuple(LAB_PANELS),
                          **kwargs)
         self.observe(self._on_select, names="selected_index")
-        self._build(0)
+        if when_shown:
+            first = self.titles[0]
+            self.children[0].children = [widgets.HTML(
+                f"<b>loading {html.escape(first)}:</b> its panel appears here in a few seconds "
+                "(the first panel imports Altair and the numeric core, loads its dataset and "
+                "runs its default setting).")]
+            self._view_count = 0  # the front end counts the views it draws
+            self.observe(self._on_view, names="_view_count")
+        else:
+            self._build(0)
+
+    def _repr_mimebundle_(self, **kwargs):
+        """The widget view, with one plain-text line instead of the widget repr."""
+        from milab_widgets.widgets.base import widget_note
+
+        bundle = super()._repr_mimebundle_(**kwargs)
+        bundle["text/plain"] = widget_note(f"the lab ({', '.join(LAB_PANELS)})")
+        return bundle
+
+    def _on_view(self, change) -> None:
+        if change["new"]:
+            self._build(self.selected_index or 0)
 
     def _on_select(self, change) -> None:
         if change["new"] is not None:
@@ -59,6 +97,20 @@ class Lab(widgets.Tab):
         self.children[index].children = [panel]
 
 
-def lab() -> Lab:
-    """The lab: every paper's panel in one tabbed widget (each built when first opened)."""
-    return Lab()
+def in_jupyter_kernel() -> bool:
+    """Whether this code runs in a Jupyter kernel (ipykernel), where widgets can show."""
+    shell = sys.modules.get("IPython") and sys.modules["IPython"].get_ipython()
+    return shell is not None and type(shell).__name__ == "ZMQInteractiveShell"
+
+
+def lab() -> Lab | None:
+    """The lab: every paper's panel in one tabbed widget (each built when first opened).
+
+    In a Jupyter kernel, returns the lab at once; its first panel fills in when the lab is
+    on screen. Elsewhere (plain Python, a terminal), prints one line saying where to run it
+    and returns None.
+    """
+    if not in_jupyter_kernel():
+        print(NOT_IN_JUPYTER, file=sys.stderr)
+        return None
+    return Lab(when_shown=True)

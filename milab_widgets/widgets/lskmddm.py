@@ -1,4 +1,4 @@
-"""`LSkMDDMPanel`: explore kernel MDDM and its least-squares forms (seed 004).
+"""`LSkMDDMPanel`: explore kernel MDDM and its least-squares forms (LSkMDDM).
 
 Pick a multi-label dataset, a method (KPCA, KCCA, kMDDM, LSkMDDM, rLSkMDDM, OLSkMDDM), eta
 and the embedding dimension; the panel fits the method on a random training part, shows the
@@ -31,12 +31,8 @@ from milab_widgets.experiments.lskmddm import (
     split_labels,
     time_solvers,
 )
-from milab_widgets.widgets.base import (
-    Panel,
-    dataset_choices,
-    show_chart_image,
-    show_objects,
-)
+from milab_widgets.widgets.base import Panel, dataset_choices, show_table
+from milab_widgets.widgets.live import LiveChart
 
 __all__ = ["LSkMDDMPanel"]
 
@@ -44,6 +40,14 @@ PANEL_METHODS = ("KPCA", "KCCA", "kMDDM", "LSkMDDM", "rLSkMDDM", "OLSkMDDM")
 #: Solvers timed by the panel (the slow LOBPCG gets few iterations).
 PANEL_SOLVERS = {name: spec for name, spec in TIMING_SOLVERS.items() if "Nystrom" not in name}
 SPLIT_SEED = 0
+#: The scatter's fields (as the brush reports them) and the embedding columns they show.
+SCATTER_FIELDS = (("coordinate 1", 0), ("coordinate 2", 1))
+BRUSH_LEGEND = ("share inside = fraction of the brushed rows with the label; lift = share "
+                "inside / share of all held-out rows (above 1: the label is over-represented "
+                "in the brushed region).")
+METRICS_LEGEND = ("macroAUC = macro-averaged area under the ROC curve ↑, macroF1 / microF1 = "
+                  "macro- / micro-averaged F1 ↑, RL = ranking loss ↓, OE = one-error ↓, "
+                  "CV = coverage ↓, AP = average precision ↑ (↑ higher is better, ↓ lower).")
 
 
 class LSkMDDMPanel(Panel):
@@ -55,13 +59,16 @@ class LSkMDDMPanel(Panel):
     Controls: ``dataset``, ``method``, ``eta`` (rLSkMDDM and KCCA), ``dimension``, ``label``
     (colour of the scatter), ``run_button``, ``time_button``. Results: ``scores`` (dict of
     metrics), ``embedding`` (held-out embedding), ``solver_times`` (DataFrame), shown in
-    ``metrics_output``, ``scatter_output``, ``times_output``.
+    ``metrics_output``, ``scatter_view`` (a live chart: brushing it fills
+    ``selection_stats``, the label statistics of the brushed rows, in ``selection_output``)
+    and ``times_output``. Switching the dataset clears every result at once.
     """
 
     def __init__(self, dataset: str | None = None, n_train: int = 800, run: bool = True):
         use_lab_charts()
         self.n_train = n_train
         self._data = None
+        self._label_names: list[str] = []
         wide = {"description_width": "initial"}
         options, first = dataset_choices(_choosable(list_datasets()), preferred=("scene",))
         self.dataset = widgets.Dropdown(options=options, value=dataset or first,
@@ -76,41 +83,51 @@ class LSkMDDMPanel(Panel):
         self.label = widgets.Dropdown(description="colour by", style=wide)
         self.run_button = widgets.Button(description="Run", button_style="primary", icon="play")
         self.time_button = widgets.Button(description="Time solvers", icon="clock-o")
-        self.metrics_output, self.scatter_output = widgets.Output(), widgets.Output()
-        self.times_output = widgets.Output()
+        self.scatter_view = LiveChart()
+        self.metrics_output, self.times_output = widgets.Output(), widgets.Output()
+        self.selection_output = widgets.Output()
         self.note = widgets.HTML()
         super().__init__(
-            "Kernel MDDM as least squares (LSkMDDM, rLSkMDDM, OLSkMDDM)",
+            "kernel MDDM as least squares (LSkMDDM, rLSkMDDM, OLSkMDDM)",
             controls=[widgets.HBox([self.dataset, self.method]),
                       widgets.HBox([self.eta, self.dimension, self.label]),
                       widgets.HBox([self.run_button, self.time_button]), self.note],
-            outputs=[widgets.HBox([self.scatter_output, self.metrics_output]), self.times_output],
+            outputs=[widgets.HBox([self.scatter_view, self.metrics_output],
+                                  layout=widgets.Layout(flex_flow="row wrap")),
+                     self.selection_output, self.times_output],
+            paper="LSkMDDM",
         )
-        self.scores = self.embedding = self.solver_times = None
+        self._clear()
         self.dataset.observe(lambda _: self.load(), "value")
         self.run_button.on_click(lambda _: self.run())
         self.time_button.on_click(lambda _: self.time())
         self.label.observe(lambda _: self._redraw(), "value")
+        self.scatter_view.on_select("brush", self._on_brush)
+        self.stale_when_changed([self.method, self.eta, self.dimension])
         self.load()
         if run:
             self.run()
 
     def load(self) -> None:
-        """Load the dataset, draw the training / held-out split, list its labels."""
+        """Clear the previous dataset's results, load the dataset, draw the training /
+        held-out split, list its labels."""
+        self._clear()
         with self.working(f"loading {self.dataset.value}"):
             data = load_dataset(self.dataset.value)
             train, test = random_partition(len(data), min(self.n_train, 2 * len(data) // 3),
-                                     1000, SPLIT_SEED)
+                                           1000, SPLIT_SEED)
             self._data = (*split_labels(data, train, test), data)
-            names = [name for name, kept in zip(data.label_names, _kept(data, train)) if kept]
-            self.label.options = [(name, j) for j, name in enumerate(names)]
+            self._label_names = [name for name, kept in zip(data.label_names, _kept(data, train))
+                                 if kept]
+            self.label.options = [(name, j) for j, name in enumerate(self._label_names)]
             self.label.value = 0
             self.dimension.max = max(2, np.linalg.matrix_rank(self._data[1] - self._data[1].mean(0)))
             self.dimension.value = self.dimension.max
             self.note.value = (f"<small>{len(train)} random training rows, {len(test)} held out "
                                f"(seed {SPLIT_SEED}); {self._data[4]} label(s) constant on the "
-                               "training rows dropped.</small>")
-            self.scores = self.embedding = None
+                               "training rows dropped. Brush the scatter to see the labels of "
+                               "the rows inside.</small>")
+            self.mark_fresh()
 
     def run(self) -> None:
         """Fit the chosen method, embed the held-out rows, evaluate ML-kNN on them."""
@@ -123,21 +140,72 @@ class LSkMDDMPanel(Panel):
             self.embedding = embed_test
             table = pd.DataFrame({"metric": list(SEED_METRICS),
                                   "value": [self.scores[m] for m in SEED_METRICS]})
-            show_objects(self.metrics_output, widgets.HTML(
-                f"<b>{html.escape(self.method.value)}</b>, dimension {size}, ML-kNN (k = 10) "
-                "on the held-out rows:"), table.set_index("metric").round(4))
+            show_table(self.metrics_output, table.set_index("metric"),
+                       caption=f"<b>{html.escape(self.method.value)}</b>, dimension {size}, "
+                       "ML-kNN (k = 10) on the held-out rows:", legend=METRICS_LEGEND)
+            self.selection_stats = None
+            self.selection_output.clear_output()
             self._redraw()
+            self.mark_fresh()
 
     def time(self) -> None:
         """Fit time, iterations and accuracy of every kernel MDDM solver on this data."""
         with self.working("timing every solver"):
             X_train, Y_train, X_test, _, _, _ = self._loaded()
             self.solver_times = pd.DataFrame(time_solvers(X_train, Y_train, X_test, PANEL_SOLVERS))
-            show_objects(self.times_output, widgets.HTML(
-                "Fit time of each solver; <i>angle</i> = largest principal angle (rad) of its "
-                "held-out embedding to the exact solution of its problem:"),
-                self.solver_times[["solver", "seconds", "iterations", "converged", "angle"]]
-                .set_index("solver").round(4))
+            table = self.solver_times[["solver", "seconds", "iterations", "converged", "angle"]]
+            show_table(self.times_output, table.astype({"iterations": "Int64"}).set_index("solver"),
+                       caption="Fit time of each solver; <i>angle</i> = largest principal angle "
+                       "(rad) of its held-out embedding to the exact solution of its problem:",
+                       legend="iterations: — for the direct solvers (no iterations).")
+
+    def brushed(self, ranges: dict) -> np.ndarray:
+        """Mask of the held-out rows inside the brushed ``ranges`` ({"coordinate 1":
+        [low, high], "coordinate 2": [low, high]}; a missing field does not restrict)."""
+        inside = np.ones(len(self.embedding), dtype=bool)
+        for field, column in SCATTER_FIELDS:
+            if field in ranges:
+                low, high = sorted(ranges[field])
+                inside &= (self.embedding[:, column] >= low) & (self.embedding[:, column] <= high)
+        return inside
+
+    def label_statistics(self, inside: np.ndarray) -> pd.DataFrame:
+        """Per label: how many of the held-out rows ``inside`` (a mask) carry it, their
+        share, and the share among all held-out rows; most frequent first."""
+        Y_test = self._data[3]
+        share_all = Y_test.mean(axis=0)
+        share_inside = Y_test[inside].mean(axis=0) if inside.any() else np.zeros_like(share_all)
+        stats = pd.DataFrame({"label": self._label_names,
+                              "rows inside": Y_test[inside].sum(axis=0).astype(int),
+                              "share inside": share_inside,
+                              "share of all held-out": share_all,
+                              "lift": share_inside / share_all})
+        return stats.sort_values("rows inside", ascending=False, kind="stable").set_index("label")
+
+    def _on_brush(self, ranges: dict) -> None:
+        if self.embedding is None:
+            return
+        with self.working("label statistics of the brushed rows"):
+            self.selection_stats = None
+            self.selection_output.clear_output()
+            if ranges:
+                inside = self.brushed(ranges)
+                self.selection_stats = self.label_statistics(inside)
+                show_table(self.selection_output, self.selection_stats,
+                           caption=f"<b>{int(inside.sum())} of {len(inside)} held-out rows "
+                           "brushed</b>; their labels, most frequent first:",
+                           legend=BRUSH_LEGEND)
+
+    def has_results(self) -> bool:
+        return self.scores is not None or self.solver_times is not None
+
+    def _clear(self) -> None:
+        """No results: nothing of a previous dataset stays on screen under a new name."""
+        self.scores = self.embedding = self.solver_times = self.selection_stats = None
+        self.scatter_view.clear()
+        for output in (self.metrics_output, self.times_output, self.selection_output):
+            output.clear_output()
+        self.mark_fresh()
 
     def _loaded(self) -> tuple:
         """The split of the chosen dataset; loads it again if its last load failed (so a
@@ -150,8 +218,8 @@ class LSkMDDMPanel(Panel):
         if self.embedding is None or self.embedding.shape[1] < 2:
             return
         chart = embedding_chart(self.embedding, self._data[3][:, self.label.value],
-                                self.label.label, self.method.value)
-        show_chart_image(self.scatter_output, chart)
+                                self.label.label, self.method.value, select="brush")
+        self.scatter_view.show(chart)
 
 
 def _kept(data, train) -> np.ndarray:

@@ -1,4 +1,4 @@
-"""`MFSEFPanel`: choose expert features and compare multi-label feature selectors (seed 001).
+"""`MFSEFPanel`: choose expert features and compare multi-label feature selectors (MFSEF).
 
 Pick a dataset (one with a fixed train/test split), let MFSEF take the top-MI features as
 experts or pick them by hand -- the expert view shows every feature's relevance
@@ -7,6 +7,7 @@ waterfall plot) -- set ML-kNN's k and the subspace ratios, and compare the selec
 AP, HL, RL and OE as the number of selected features grows. Every selector is fitted once
 per Run on the training part and evaluated by ML-kNN on the test part, through the same
 functions as the paper's experiments (:func:`milab_widgets.experiments.mfsef.dataset_scores`).
+Clicking a method's line (or its legend entry) lists the features it selects.
 
 >>> from milab_widgets.widgets import MFSEFPanel
 >>> panel = MFSEFPanel("arts")   # doctest: +SKIP
@@ -20,6 +21,7 @@ import html
 
 import ipywidgets as widgets
 import numpy as np
+import pandas as pd
 
 from milab_widgets.charts import use_lab_charts
 from milab_widgets.charts.mfsef import expert_view_chart, metric_curves_chart
@@ -27,27 +29,35 @@ from milab_widgets.data import list_datasets, load_dataset
 from milab_widgets.evaluation.cache import ResultCache
 from milab_widgets.exceptions import InputError
 from milab_widgets.experiments.mfsef import (
+    METRIC_NAMES,
     SELECTORS,
     TABLE_METRICS,
     Settings,
     curves,
     dataset_scores,
+    fit_selectors,
     waterfall_overview,
 )
+from milab_widgets.multilabel.metrics import LOWER_IS_BETTER
 from milab_widgets.multilabel.selection import label_relevance, top_features
 from milab_widgets.widgets.base import (
     Panel,
     dataset_choices,
-    show_chart,
+    ranged_int,
     show_chart_image,
-    show_objects,
+    show_table,
 )
+from milab_widgets.widgets.live import LiveChart
 
 __all__ = ["MFSEFPanel"]
 
 EXPERT_MODES = (("top MI", "auto"), ("by hand", "hand"))
 #: Default largest feature count, as a fraction of the dataset's features.
 DEFAULT_FRACTION = 0.10
+METRICS_LEGEND = ", ".join(
+    f"{metric} = {METRIC_NAMES[metric].lower()} {'↓' if metric in LOWER_IS_BETTER else '↑'}"
+    for metric in TABLE_METRICS) + (" (↑ higher is better, ↓ lower). Selection seconds: the "
+                                     "selector's fit time; — for Original (no selection).")
 
 
 class MFSEFPanel(Panel):
@@ -70,9 +80,10 @@ class MFSEFPanel(Panel):
         use_lab_charts()
         self._build_controls(dataset)
         self._build_outputs()
-        super().__init__("MFSEF: expert features and multi-label feature selection (ML-kNN)",
-                         controls=self._control_rows(), outputs=self._output_rows())
-        self.scores = self.curves_chart = self.expert_chart = None
+        super().__init__("expert features and multi-label feature selection (ML-kNN)",
+                         controls=self._control_rows(), outputs=self._output_rows(),
+                         paper="MFSEF")
+        self.scores = self.curves_chart = self.expert_chart = self.selected = None
         self.relevance = None
         self._wire()
         self.load()
@@ -97,9 +108,8 @@ class MFSEFPanel(Panel):
                                    style=wide, continuous_update=False)
         self.methods = widgets.SelectMultiple(options=list(SELECTORS), value=list(SELECTORS),
                                               rows=5, description="methods")
-        self.max_features = widgets.BoundedIntText(value=10, min=1, max=10,
-                                                   description="up to (features)", style=wide,
-                                                   layout={"width": "220px"})
+        self.max_features = ranged_int("up to (features)", 10, 1, 10, style=wide,
+                                       layout={"width": "220px"})
         self.steps = widgets.IntSlider(value=4, min=1, max=10, description="steps",
                                        continuous_update=False)
         self.run_button = widgets.Button(description="Run", button_style="primary", icon="play")
@@ -115,11 +125,13 @@ class MFSEFPanel(Panel):
     def _build_outputs(self) -> None:
         self.expert_output = widgets.Output()
         self.summary = widgets.HTML()
-        self.curves_output = widgets.Output()
+        self.curves_view = LiveChart()
         self.table_output = widgets.Output()
+        self.selected_output = widgets.Output()
 
     def _output_rows(self) -> list:
-        return [self.expert_output, self.summary, self.curves_output, self.table_output]
+        return [self.expert_output, self.summary, self.table_output, self.curves_view,
+                self.selected_output]
 
     def _wire(self) -> None:
         self.dataset.observe(lambda _: self.load(), "value")
@@ -127,6 +139,9 @@ class MFSEFPanel(Panel):
         for control in (self.n_experts, self.experts):
             control.observe(lambda _: self.show_experts(), "value")
         self.run_button.on_click(lambda _: self.run())
+        self.curves_view.on_select("method_pick", self._on_method_click)
+        self.stale_when_changed([self.expert_mode, self.n_experts, self.experts, self.ratios,
+                                 self.k, self.methods, self.max_features, self.steps])
 
     def _on_expert_mode(self, change) -> None:
         by_hand = change["new"] == "hand"
@@ -160,13 +175,11 @@ class MFSEFPanel(Panel):
             self.experts.value = ()
             self.experts.options = [(f"{data.feature_names[j]} · MI {relevance[j]:.4f}", int(j))
                                     for j in by_relevance]
-            self.max_features.max = data.n_features
+            self.max_features.allowed = (1, data.n_features)
             self.max_features.value = max(1, round(DEFAULT_FRACTION * data.n_features))
             self.relevance = relevance
-            self.scores = self.curves_chart = None
-            self.summary.value = "Press <b>Run</b> to compare the selectors."
-            for output in (self.curves_output, self.table_output):
-                output.clear_output()
+            self._feature_names = data.feature_names
+            self._clear_results()
             if self.expert_mode.value == "hand":
                 self._set_experts(self._automatic_experts())
             else:
@@ -193,9 +206,52 @@ class MFSEFPanel(Panel):
             self.scores = scores
             self.curves_chart = metric_curves_chart(
                 curves(scores, data.name), f"{data.name}: ML-kNN (k = {self.k.value}) on the "
-                "selected features")
-            show_chart(self.curves_output, self.curves_chart)
+                "selected features (click a method)", select="method_pick", width=200)
+            self.curves_view.show(self.curves_chart)
             self._show_table(scores, timings)
+            self.selected = None
+            self.selected_output.clear_output()
+            self.mark_fresh()
+
+    def show_selected(self, method: str) -> None:
+        """The features ``method`` selects (up to the largest count), in its order, with
+        their relevance FMI(f; L) and whether each is an expert."""
+        with self.working(f"features {method} selects"):
+            settings = self._settings()
+            data = load_dataset(self.dataset.value)
+            train, _ = data.train_test()
+            count = self.checked(self.max_features)
+            if method == "Original":
+                chosen = np.arange(data.n_features)
+            else:
+                selector, _ = fit_selectors(train, [method], count, settings)[method]
+                chosen = selector.selection(count)
+            experts = set(self.chosen_experts()) if method == "MFSEF" else set()
+            self.selected = pd.DataFrame({
+                "rank": np.arange(1, len(chosen) + 1), "feature": chosen,
+                "name": [self._feature_names[j] for j in chosen],
+                "FMI(f; L)": self.relevance[chosen],
+                "expert": ["yes" if j in experts else "" for j in chosen]}).set_index("rank")
+            show_table(self.selected_output, self.selected,
+                       caption=f"<b>{html.escape(method)}</b>: the {len(chosen)} features it "
+                       "selects, in its order:",
+                       legend="FMI(f; L) = Σ_l I(f; l), the feature's mutual information "
+                       "with the labels (nats) on the training part.")
+
+    def _on_method_click(self, picked: list) -> None:
+        if picked and self.scores is not None:
+            self.show_selected(str(picked[0]["method"]))
+
+    def has_results(self) -> bool:
+        return self.scores is not None
+
+    def _clear_results(self) -> None:
+        self.scores = self.curves_chart = self.selected = None
+        self.summary.value = "Press <b>Run</b> to compare the selectors."
+        for output in (self.table_output, self.selected_output):
+            output.clear_output()
+        self.curves_view.clear()
+        self.mark_fresh()
 
     # -- helpers -------------------------------------------------------------------------------
     def chosen_experts(self) -> list[int]:
@@ -222,7 +278,7 @@ class MFSEFPanel(Panel):
                         methods=tuple(m for m in SELECTORS if m in self.methods.value))
 
     def _counts(self) -> list[int]:
-        top = self.max_features.value
+        top = self.checked(self.max_features)
         return sorted({max(1, round(c)) for c in np.linspace(top, 0, self.steps.value,
                                                                   endpoint=False)})
 
@@ -237,10 +293,10 @@ class MFSEFPanel(Panel):
         experts = ", ".join(str(e) for e in self.chosen_experts()) or "none"
         self.summary.value = (
             f"Scores at {self.max_features.value} selected features (Original: all "
-            f"{self.max_features.max}); MFSEF experts: {html.escape(experts)}; ratios "
+            f"{self.max_features.allowed[1]}); MFSEF experts: {html.escape(experts)}; ratios "
             f"{html.escape(self.ratios.value)}; ML-kNN k = {self.k.value}, s = 1.")
-        show_objects(self.table_output, table.reindex(columns=[*TABLE_METRICS, *(
-            ["selection seconds"] if seconds is not None else [])]).round(4))
+        show_table(self.table_output, table.reindex(columns=[*TABLE_METRICS, *(
+            ["selection seconds"] if seconds is not None else [])]), legend=METRICS_LEGEND)
 
 
 def _choosable(table):

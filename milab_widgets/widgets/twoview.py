@@ -1,9 +1,9 @@
-"""`TwoViewPanel`: run the semi-supervised two-view clustering model (seed 003) interactively.
+"""`TwoViewPanel`: run the semi-supervised two-view clustering model (TwoViewMIC) interactively.
 
 Pick a dataset, the second view's bag generator, which views to use, the kernel (Ker1
 mixture-model / Ker2 minimax), alpha, beta and the labelled fraction; press Run. The panel
 draws the objective while the multiplicative updates run, then the confusion matrix after
-Hungarian matching, and the ACC of the baselines (BAMIC1-3, BAMIC-intH, unKer) on the same
+Hungarian matching (click a cell to list its bags), and the ACC of the baselines (BAMIC1-3, BAMIC-intH, unKer) on the same
 views, labelled bags and seed. Kernels and bag distances are computed once per dataset and
 view (:class:`~milab_widgets.experiments.twoview.ProblemCache`), so changing alpha, beta or
 the labels only refits.
@@ -17,9 +17,11 @@ the labels only refits.
 from __future__ import annotations
 
 import html
+import re
 import time
 
 import ipywidgets as widgets
+import numpy as np
 import pandas as pd
 
 from milab_widgets.charts import use_lab_charts
@@ -29,7 +31,8 @@ from milab_widgets.evaluation.clustering_scores import (
     matched_confusion,
 )
 from milab_widgets.experiments import twoview as experiment
-from milab_widgets.widgets.base import Panel, show_chart_image, show_objects
+from milab_widgets.widgets.base import Panel, ranged_int, show_objects, show_table, styled
+from milab_widgets.widgets.live import LiveChart
 
 __all__ = ["TwoViewPanel"]
 
@@ -43,6 +46,11 @@ BASELINES = ("BAMIC1", "BAMIC2", "BAMIC3", "BAMIC-intH")
 REDRAW_SECONDS = 0.5
 REDRAW_RATIO = 3.0
 
+BASELINES_LEGEND = (
+    "<small>ACC = clustering accuracy after Hungarian matching. BAMIC1-3 = k-medoids of bags "
+    "under the minimal / maximal / average Hausdorff distance; BAMIC-intH = under the "
+    "integrated Hausdorff distance; Ker1 / Ker2 = this model with the mixture / minimax "
+    "kernel; unKer = the same without labels (P = Q = I).</small>")
 NOTE = (
     "<small>Labelled fraction 0 runs the unsupervised model (unKer, P = Q = I). The labelled "
     "bags are drawn per class with the seed, which also seeds the initial W, H and BAMIC's "
@@ -71,11 +79,15 @@ class TwoViewPanel(Panel):
         self._problems: dict = {}
         self._build_controls(dataset)
         self._build_outputs()
-        super().__init__("Semi-supervised two-view multi-instance clustering",
-                         controls=self._control_rows(), outputs=self._output_rows())
+        super().__init__("semi-supervised two-view multi-instance clustering",
+                         controls=self._control_rows(), outputs=self._output_rows(),
+                         paper="TwoViewMIC")
         self._clear_results()
         self.dataset.observe(lambda _: self.load(), "value")
         self.run_button.on_click(lambda _: self.run())
+        self.confusion_view.on_select("cell_pick", self._on_cell_click)
+        self.stale_when_changed([self.generator, self.views, self.kernel, self.alpha, self.beta,
+                                 self.fraction, self.seed, self.max_iter])
         self.load()
         if run:
             self.run()
@@ -96,8 +108,7 @@ class TwoViewPanel(Panel):
         self.fraction = widgets.FloatSlider(value=0.05, min=0.0, max=0.5, step=0.01,
                                             description="labelled", readout_format=".0%",
                                             continuous_update=False, style=wide)
-        self.seed = widgets.BoundedIntText(value=0, min=0, max=10**6, description="seed",
-                                           layout={"width": "160px"})
+        self.seed = ranged_int("seed", 0, 0, 10**6, layout={"width": "160px"})
         self.max_iter = widgets.IntSlider(value=300, min=10, max=1000, step=10,
                                           description="max iterations", style=wide,
                                           continuous_update=False)
@@ -112,13 +123,15 @@ class TwoViewPanel(Panel):
 
     def _build_outputs(self) -> None:
         self.accuracy = widgets.HTML()
-        self.curve_output = widgets.Output()
-        self.confusion_output = widgets.Output()
+        self.curve_view = LiveChart()
+        self.confusion_view = LiveChart()
+        self.cell_output = widgets.Output()
         self.baselines = widgets.Output()
 
     def _output_rows(self) -> list:
-        return [self.accuracy, widgets.HBox([self.curve_output, self.confusion_output]),
-                self.baselines]
+        return [self.accuracy, widgets.HBox([self.curve_view, self.confusion_view],
+                                            layout=widgets.Layout(flex_flow="row wrap")),
+                self.cell_output, self.baselines]
 
     # -- actions -------------------------------------------------------------------------------
     def load(self) -> None:
@@ -132,6 +145,7 @@ class TwoViewPanel(Panel):
     def run(self) -> None:
         """Fit the model (drawing its objective live), then score it and the baselines."""
         with self.working(f"clustering {self.dataset.value}"):
+            self.checked(self.seed)
             problem, y_partial = self._problem(), self._partial_labels()
             with self.working("computing the kernels (once per view)"):
                 problem.kernels(self.generator.value, self.kernel.value, self.views.value)
@@ -141,6 +155,28 @@ class TwoViewPanel(Panel):
             self._show_model(problem.data.labels)
             with self.working("scoring the baselines"):
                 self._show_baselines(problem, y_partial)
+            self.mark_fresh()
+
+    def show_cell(self, true_class: int, cluster: int) -> None:
+        """List the bags of class ``true_class`` that the model put in ``cluster``."""
+        with self.working(f"bags of class {true_class} in cluster {cluster}"):
+            data = self._problem().data
+            bags = np.flatnonzero((data.labels == true_class) & (self.model.labels_ == cluster))
+            self.cell_bags = pd.DataFrame({
+                "bag": bags, "bag id": np.asarray(data.first.bag_ids)[bags],
+                "class": [data.class_names[c] for c in data.labels[bags]],
+                "cluster": self.model.labels_[bags]}).set_index("bag")
+            show_table(self.cell_output, self.cell_bags,
+                       caption=f"<b>{len(bags)} bag(s)</b> of class "
+                       f"{html.escape(str(data.class_names[true_class]))} in cluster {cluster}:")
+
+    def _on_cell_click(self, picked: list) -> None:
+        if picked and self.model is not None:
+            cluster = int(re.match(r"cluster (-?\d+)", picked[0]["cluster"]).group(1))
+            self.show_cell(int(picked[0]["class"]), cluster)
+
+    def has_results(self) -> bool:
+        return self.model is not None
 
     # -- steps -----------------------------------------------------------------------------------
     def _problem(self) -> experiment.ProblemCache:
@@ -163,7 +199,7 @@ class TwoViewPanel(Panel):
     def _fit(self, problem, y_partial, unsupervised: bool | None = None, live: bool = True):
         if unsupervised is None:
             unsupervised = y_partial is None
-        curve = _LiveCurve(self.curve_output) if live else None
+        curve = _LiveCurve(self.curve_view) if live else None
         return experiment.fit_method(
             self._method(unsupervised), problem, self.generator.value, y_partial,
             experiment.Settings(), self.seed.value, views=self.views.value,
@@ -177,9 +213,10 @@ class TwoViewPanel(Panel):
         self.curve_chart = objective_curve_chart(
             model.objective_, f"{self._method(self.fraction.value == 0)}: objective "
             f"({model.n_iter_} iterations{', converged' if model.converged_ else ''})")
-        self.confusion_chart = confusion_chart(self.confusion, "confusion after Hungarian matching")
-        show_chart_image(self.curve_output, self.curve_chart)
-        show_chart_image(self.confusion_output, self.confusion_chart)
+        self.confusion_chart = confusion_chart(self.confusion, "confusion after Hungarian "
+                                               "matching (click a cell)", select="cell_pick")
+        self.curve_view.show(self.curve_chart)
+        self.confusion_view.show(self.confusion_chart)
         self.accuracy.value = (
             f"<b>ACC {self.accuracy_value:.1%}</b> — {html.escape(self._setting())}")
 
@@ -198,15 +235,18 @@ class TwoViewPanel(Panel):
                                                                    unsupervised.labels_)))
         scores.append((self._method(y_partial is None) + " (this run)", self.accuracy_value))
         self.baseline_scores = pd.DataFrame(scores, columns=["method", "ACC"])
-        show_objects(self.baselines, self.baseline_scores.style.format({"ACC": "{:.1%}"})
-                     .hide(axis="index"))
+        show_objects(self.baselines, styled(self.baseline_scores).format({"ACC": "{:.1%}"})
+                     .hide(axis="index"), widgets.HTML(BASELINES_LEGEND))
 
     def _clear_results(self) -> None:
         self.model = self.accuracy_value = self.confusion = self.baseline_scores = None
-        self.curve_chart = self.confusion_chart = None
+        self.curve_chart = self.confusion_chart = self.cell_bags = None
         self.accuracy.value = "Press <b>Run</b> to cluster with the current setting."
-        for output in (self.curve_output, self.confusion_output, self.baselines):
+        for output in (self.cell_output, self.baselines):
             output.clear_output()
+        for view in (self.curve_view, self.confusion_view):
+            view.clear()
+        self.mark_fresh()
 
     def _setting(self) -> str:
         labelled = (f"{self.fraction.value:.0%} labelled per class" if self.fraction.value
@@ -217,19 +257,18 @@ class TwoViewPanel(Panel):
 
 
 class _LiveCurve:
-    """Collects (iteration, objective) from the model's callback and redraws the curve as a
-    PNG, spaced by REDRAW_SECONDS and REDRAW_RATIO (a live Vega-Lite chart in an Output
-    stalls papermill)."""
+    """Collects (iteration, objective) from the model's callback and redraws the curve in
+    the panel's live chart, spaced by REDRAW_SECONDS and REDRAW_RATIO."""
 
-    def __init__(self, output: widgets.Output):
-        self.output, self.values = output, []
+    def __init__(self, view: LiveChart):
+        self.view, self.values = view, []
         self.last_draw, self.pause = 0.0, REDRAW_SECONDS
 
     def add(self, n_iter: int, objective: float) -> None:
         self.values.append(objective)
         if time.perf_counter() - self.last_draw >= self.pause:
             started = time.perf_counter()
-            show_chart_image(self.output, objective_curve_chart(
+            self.view.show(objective_curve_chart(
                 self.values, f"running: iteration {n_iter}, objective {objective:.6g}"))
             self.last_draw = time.perf_counter()
             self.pause = max(REDRAW_SECONDS, REDRAW_RATIO * (self.last_draw - started))

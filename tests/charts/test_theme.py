@@ -15,7 +15,7 @@ from nbclient import NotebookClient
 
 from milab_widgets.charts import PALETTE, THEME_NAME, save_chart, use_lab_charts
 
-VEGALITE_V5 = "application/vnd.vegalite.v5+json"
+SVG = "image/svg+xml"
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
 
 
@@ -53,11 +53,14 @@ def test_import_registers_theme_without_enabling_it():
     assert result.stdout.split() == ["default", "default", "True"]
 
 
-def test_use_lab_charts_displays_vegalite_v5_mimetype(lab_charts):
+def test_use_lab_charts_displays_static_svg_offline(lab_charts, no_network):
     data, _ = DisplayFormatter().format(bar_chart())
-    assert VEGALITE_V5 in data
+    assert SVG in data
     assert "text/html" not in data  # no CDN-loading HTML: it is blank offline
-    assert data[VEGALITE_V5]["$schema"].startswith("https://vega.github.io/schema/vega-lite/v5")
+    assert not any("vegalite" in mimetype for mimetype in data)  # nbformat rejects v6's
+    root = ET.fromstring(data[SVG])
+    assert root.tag == "{http://www.w3.org/2000/svg}svg"
+    assert PALETTE[0].lower() in data[SVG].lower()  # the theme reached the image
 
 
 def test_theme_config_is_in_the_chart_spec(lab_charts):
@@ -90,31 +93,19 @@ def test_save_chart_rejects_unknown_formats(tmp_path, formats):
 
 @pytest.mark.slow
 def test_chart_cells_execute_and_validate_under_nbclient():
-    """A chart and a chart inside an ipywidgets.Output run in a kernel and validate."""
+    """A chart cell runs in a kernel, validates, and its saved output is an SVG image."""
     nb = nbformat.v4.new_notebook()
     nb.cells = [
         nbformat.v4.new_code_cell(
-            "import altair as alt, ipywidgets as widgets, pandas as pd\n"
-            "from IPython.display import display\n"
+            "import altair as alt, pandas as pd\n"
             "from milab_widgets.charts import use_lab_charts\n"
             "use_lab_charts()\n"
-            "chart = alt.Chart(pd.DataFrame({'a': ['x', 'y'], 'b': [1, 2]}))"
-            ".mark_bar().encode(x='a:N', y='b:Q')\n"
-            "chart"
-        ),
-        nbformat.v4.new_code_cell(
-            "out = widgets.Output()\n"
-            "with out:\n"
-            "    display(chart)\n"
-            "widgets.VBox([widgets.IntSlider(), out])"
+            "alt.Chart(pd.DataFrame({'a': ['x', 'y'], 'b': [1, 2]}))"
+            ".mark_bar().encode(x='a:N', y='b:Q')"
         ),
     ]
     NotebookClient(nb, timeout=120, kernel_name="python3").execute()
     nbformat.validate(nb)
     chart_output, = nb.cells[0].outputs
     assert chart_output.output_type == "execute_result"
-    assert VEGALITE_V5 in chart_output.data
-    widget_state = nb.metadata["widgets"]["application/vnd.jupyter.widget-state+json"]["state"]
-    captured = [o for m in widget_state.values() if m["model_name"] == "OutputModel"
-                for o in m["state"]["outputs"]]
-    assert any(VEGALITE_V5 in o.get("data", {}) for o in captured)
+    assert chart_output.data[SVG].lstrip().startswith("<svg")

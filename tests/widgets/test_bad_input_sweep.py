@@ -12,8 +12,13 @@ that a mode enables (α by hand, experts picked by hand) are swept again in that
 * a failed action shows one of the library's own errors (which name the argument and the
   fix), mentioning the bad value or the control (a missing dataset: its name), never a raw
   exception from deep inside;
-* a failed action leaves what the panel shows and the user's other inputs untouched;
-* after the good value is restored, the actions succeed again.
+* a failed action leaves what the panel shows and the user's other inputs untouched (a
+  failed dataset switch may clear the results instead: old results never stay on screen
+  under a new dataset's name);
+* after the good value is restored, the actions succeed again;
+* no number is clamped silently: a number box keeps an out-of-range value as typed, and the
+  panel at once shows an error naming the control and its allowed range (no panel uses
+  ipywidgets' Bounded*Text, which clamps without a word).
 
 The data home holds only the datasets the cheap settings use (symlinks into the real one),
 so the other datasets stay listed as "(missing)": the unusable options. A second test builds
@@ -42,6 +47,7 @@ from milab_widgets.data.registry import REGISTRY
 from milab_widgets.exceptions import MilabError
 from milab_widgets.widgets import base
 from milab_widgets.widgets.lab import LAB_PANELS
+from milab_widgets.widgets.live import LiveChart
 
 TEXTS = ("", "abc", "1,2,,x", "-1", "1e400", "nan")
 NUMBERS = (0, -1, -1e308, math.nan, math.inf, -math.inf, 1e308, 10**12)
@@ -49,7 +55,8 @@ UNUSABLE = ("(missing)",)
 DISPLAYS = (widgets.HTML, widgets.Image, widgets.Label)
 SINGLE_CHOICE = (widgets.Dropdown, widgets.Select, widgets.RadioButtons, widgets.ToggleButtons,
                  widgets.SelectionSlider)
-SHOWN = ("show_objects", "show_chart", "show_chart_image")
+SHOWN = ("show_objects", "show_chart_image", "show_table")
+CLAMPING = (widgets.BoundedIntText, widgets.BoundedFloatText)
 
 
 @dataclass
@@ -146,17 +153,36 @@ def inputs(panel, skip=None) -> dict:
 def displays(panel, shown: dict) -> tuple:
     """What the panel shows: HTML/image values, and the objects each Output was last given
     (compared by identity with :func:`same_display`)."""
-    static = (panel.status, panel.error)
+    static = (panel.status, panel.error, panel.stale)  # the stale note follows the inputs
     values = []
 
     def walk(widget):
         if isinstance(widget, DISPLAYS) and widget not in static:
             values.append(widget.value)
+        if isinstance(widget, LiveChart):
+            values.append(id(widget.chart))
         for child in getattr(widget, "children", ()):
             walk(child)
 
     walk(panel)
     return tuple(values), dict(shown)
+
+
+def cleared_for(changed, panel) -> bool:
+    """A failed switch of the dataset may clear the results (the old dataset's results
+    must never stay under the new name), as long as no chart is left on screen."""
+    if changed is None or changed.description != "dataset":
+        return False
+    charts = []
+
+    def walk(widget):
+        if isinstance(widget, LiveChart):
+            charts.append(widget.chart)
+        for child in getattr(widget, "children", ()):
+            walk(child)
+
+    walk(panel)
+    return all(chart is None for chart in charts)
 
 
 def same_display(before: tuple, after: tuple) -> bool:
@@ -258,7 +284,8 @@ class Sweep:
             self.failures.append(f"{what}: the error names none of {clues(culprit)}: {error}")
         if not panel.error.value or not panel.status.value.startswith("failed"):
             self.failures.append(f"{what}: failed without showing it")
-        if not same_display(before_shown, displays(panel, self.shown)):
+        after_shown = displays(panel, self.shown)
+        if not (same_display(before_shown, after_shown) or cleared_for(changed, panel)):
             self.failures.append(f"{what}: the failed action changed what the panel shows")
         if inputs(panel, changed) != before_inputs:
             self.failures.append(f"{what}: the failed action changed other inputs")
@@ -273,6 +300,21 @@ class Sweep:
             if self.step(f"{what}, then {button.description!r}", button.click):
                 self.failures.append(f"{what}: {button.description!r} failed after restoring: "
                                      f"{self.panel.last_error}")
+
+    def check_not_clamped(self, control, value) -> None:
+        """A number box outside its allowed range keeps the value and says so at once."""
+        if not hasattr(control, "allowed"):
+            return
+        low, high = control.allowed
+        if control.value != value:
+            self.failures.append(f"{control.description} = {value!r} was changed to "
+                                 f"{control.value!r} without a word")
+        elif not low <= value <= high:
+            shown = self.panel.error.value
+            named = f"{control.description} = {control.value}"
+            if named not in shown or f"from {low} to {high}" not in shown:
+                self.failures.append(f"{control.description} = {value!r} (allowed {low}-{high}): "
+                                     f"no error naming the control and its range: {shown[:200]}")
 
     def sweep(self, control, buttons, recover: bool = True) -> None:
         """Try each bad value of ``control`` and click ``buttons`` after each; restore the
@@ -289,6 +331,8 @@ class Sweep:
                     rejected.append(value)
 
             self.step(f"{name} = {value!r}", put, control, culprit=control)
+            if not rejected:
+                self.check_not_clamped(control, value)
             if rejected or key(control.value) in tried:
                 continue
             tried.add(key(control.value))
@@ -316,6 +360,9 @@ def test_every_control_survives_bad_values(title, require_dataset, partial_data_
     panel, cheap = build(title, monkeypatch, recorded)
     sweep = Sweep(panel, recorded, caplog)
     assert panel.last_error is None, panel.error.value
+    clamping = [c.description for controls, _ in forms(panel) for c in controls
+                if isinstance(c, CLAMPING)]
+    assert not clamping, f"these number boxes clamp silently: {clamping}"
     for name, value in cheap.values.items():
         set_value(sweep, getattr(panel, name), value)
     for _, buttons in forms(panel):

@@ -13,9 +13,9 @@ def panel():
                  outputs=[widgets.Output()])
 
 
-def test_layout_has_header_controls_status_error_and_outputs(panel):
-    assert panel.children == (panel.header, panel.controls, panel.status, panel.error,
-                              panel.outputs)
+def test_layout_puts_status_and_errors_at_the_top(panel):
+    assert panel.children == (panel.header, panel.status, panel.stale, panel.error,
+                              panel.controls, panel.outputs)
     assert "Demo &lt;panel&gt;" in panel.header.value
     assert panel.status.value == "ready" and panel.error.value == ""
 
@@ -69,15 +69,62 @@ def test_an_interrupt_is_not_swallowed(panel):
     assert "ValueError" in panel.error.value
 
 
-def test_show_chart_replaces_the_output_content(monkeypatch):
+def test_show_objects_replaces_the_output_content(monkeypatch):
     output = widgets.Output()
     shown, cleared = [], []
     monkeypatch.setattr(base, "display", shown.append)
     monkeypatch.setattr(output, "clear_output", lambda wait=False: cleared.append(wait))
-    base.show_chart(output, "chart")
+    base.show_objects(output, "chart")
     base.show_objects(output, "table", "note")
     assert shown == ["chart", "table", "note"]
     assert cleared == [True, True]
+
+
+def test_tables_show_integers_as_integers_and_no_nan():
+    frame = pd.DataFrame({"iterations": pd.array([51, None], dtype="Int64"),
+                          "seconds": [0.123456, float("nan")]}, index=["a", "b"])
+    rendered = base.styled(frame).to_html()
+    assert ">51<" in rendered and "51.0" not in rendered
+    assert "0.1235" in rendered and "nan" not in rendered.lower() and "—" in rendered
+
+
+def test_an_out_of_range_number_is_kept_and_reported_with_its_range():
+    folds = base.ranged_int("CV folds", 10, 2, 20)
+    panel = Panel("Demo", controls=[folds])
+    folds.value = 1
+    assert folds.value == 1  # not clamped
+    assert "CV folds = 1 is out of range" in panel.error.value and "from 2 to 20" in panel.error.value
+    assert panel.status.value == "failed: CV folds is out of range"
+    with panel.working("using it"):
+        panel.checked(folds)
+    assert panel.status.value == "failed: using it"
+    folds.value = 5
+    assert panel.error.value == "" and panel.checked(folds) == 5
+
+
+def test_results_are_marked_stale_when_an_input_changes():
+    k = widgets.IntSlider(value=3, description="k")
+    panel = Panel("Demo", controls=[k])
+    panel.has_results = lambda: True
+    panel.stale_when_changed([k])
+    k.value = 4
+    assert "earlier settings" in panel.stale.value
+    panel.mark_fresh()
+    assert panel.stale.value == ""
+
+
+def test_a_saved_notebook_shows_one_line_for_a_panel_not_its_repr(panel):
+    bundle = panel._repr_mimebundle_()
+    assert "application/vnd.jupyter.widget-view+json" in bundle
+    assert bundle["text/plain"].count("\n") == 0 and "children=" not in bundle["text/plain"]
+    assert "run this cell in JupyterLab" in bundle["text/plain"]
+
+
+def test_a_paper_header_names_authors_title_venue_and_short_name():
+    panel = Panel("clustering", paper="TwoViewMIC")
+    assert "TwoViewMIC: clustering" in panel.header.value
+    assert "Cai Hao, Liu Bo" in panel.header.value and "2021" in panel.header.value
+    assert "Journal of Guangdong University of Technology" in panel.header.value
 
 
 def test_show_chart_image_shows_a_png_of_the_chart(monkeypatch):

@@ -1,9 +1,11 @@
 """CDVSEPanel without a browser: opens with results, refits on slider moves, shows errors
 in the panel, runs the UCI table view."""
 
+import numpy as np
 import pytest
 
 from milab_widgets.widgets import CDVSEPanel
+from tests.widgets.frontend import click
 
 
 @pytest.fixture(scope="module")
@@ -64,3 +66,34 @@ def test_run_protocol_skips_the_synthetic_sets_and_reports_an_unavailable_set(mo
     assert calls[0]["synthetic"] is False and calls[0]["quick"] is True
     assert panel.uci_table is None and panel.status.value.startswith("failed")
     assert "not fetched" in panel.error.value
+
+
+def test_clicking_a_sample_lists_its_distance_to_each_kept_sphere(panel):
+    panel.dataset.value = "sine_noise"
+    sample = panel.result.points.iloc[5]
+    click(panel.boundary_view, "sample_pick", x=float(sample.x), y=float(sample.y))
+    assert panel.error.value == "", panel.last_error
+    ensemble = panel.result.ensemble
+    table = panel.sample_distances
+    assert list(table.index) == list(ensemble.selected_)
+    # oracle: ||phi(x) - a_k||^2 = K(x,x) - 2 sum_i a_ik K(x, s_i) + ||a_k||^2, K(x,x) = 1
+    spheres = ensemble.spheres_
+    point = np.array([[sample.x, sample.y]])
+    kernel = np.exp(-spheres.gamma * ((spheres.support_vectors - point) ** 2).sum(axis=1))
+    squared = 1 - 2 * kernel @ spheres.duals + spheres.center_sq_norms
+    expected = np.sqrt(np.maximum(squared, 0))[ensemble.selected_]
+    assert table["distance d_k(x)"].to_numpy() == pytest.approx(expected)
+    decision = np.sum(table["weight w_k"] * (table["radius r_k"] - table["distance d_k(x)"]))
+    assert f"{decision:.4f}" in panel.sample_info.value
+
+
+def test_a_new_fit_clears_the_clicked_sample_and_a_bad_seed_is_reported(panel):
+    sample = panel.result.points.iloc[0]
+    click(panel.boundary_view, "sample_pick", x=float(sample.x), y=float(sample.y))
+    assert panel.sample_distances is not None
+    panel.zeta.value = 1.0
+    assert panel.sample_distances is None and "Click a sample" in panel.sample_info.value
+    panel.seed.value = -3
+    assert panel.seed.value == -3 and "seed = -3 is out of range" in panel.error.value
+    panel.seed.value = 0
+    assert panel.error.value == ""

@@ -14,6 +14,7 @@ from milab_widgets.exceptions import DatasetUnavailableError
 from milab_widgets.experiments import inth as experiment
 from milab_widgets.mil import CitationKNN, bag_distances, nca_alpha_curve
 from milab_widgets.widgets import IntHPanel, inth
+from tests.widgets.frontend import click
 
 
 @pytest.fixture(scope="module")
@@ -216,3 +217,51 @@ def test_changing_controls_does_not_recompute_instance_distances(monkeypatch):
     assert_ok(panel)
     assert len(calls) == 2
     assert calls[1] == pytest.approx(1.0, abs=0.05)  # standardised on all instances
+
+
+def test_clicking_a_heatmap_cell_classifies_that_bag(panel, musk1):
+    panel.run()
+    shown = panel.heatmap_view.chart.to_dict()
+    rows = next(iter(shown["datasets"].values()))
+    clicked = rows[7]["row_bag"]  # a bag drawn in the (thinned) heatmap
+    click(panel.heatmap_view, "bag_pick", row_bag=clicked, col_bag=rows[3]["row_bag"])
+    assert_ok(panel)
+    assert panel.bag.value == clicked and panel.held_out.bag == clicked
+    bags, _ = musk1
+    assert str(bags.bag_ids[clicked]) in panel.bag_result.value
+
+
+def test_clicking_the_curve_sets_alpha_by_hand_and_marks_the_accuracy_stale(panel, musk1):
+    panel.run()
+    assert panel.stale.value == ""
+    click(panel.curve_view, "alpha_pick", alpha=0.25)
+    assert_ok(panel)
+    assert panel.alpha_mode.value == "hand" and panel.alpha.value == pytest.approx(0.25)
+    assert chosen_point(panel)["alpha"] == pytest.approx(0.25)
+    bags, matrices = musk1
+    assert chosen_point(panel)["f"] == pytest.approx(nca_alpha_curve(
+        matrices["min"], matrices["max"], bags.labels, panel.sigma.value, [0.25])[0])
+    assert "press <b>Run</b>" in panel.stale.value  # the CV accuracy is for the old alpha
+    panel.run()
+    assert panel.stale.value == ""
+
+
+def test_a_dataset_switch_clears_results_and_the_tuned_alpha(panel, require_dataset):
+    require_dataset("musk2")
+    panel.run()
+    assert panel.alpha.readout
+    panel.dataset.value = "musk2"
+    assert panel.fold_scores is None and panel.curve_view.chart is None
+    assert panel.heatmap_view.chart is None and not panel.alpha.readout
+
+
+def test_an_out_of_range_fold_count_is_an_error_naming_the_control(panel):
+    panel.run()
+    shown = panel.accuracy.value
+    panel.folds.value = 50
+    assert panel.folds.value == 50  # kept as typed, not clamped
+    assert "CV folds = 50 is out of range" in panel.error.value and "from 2 to 20" in panel.error.value
+    panel.run()
+    assert panel.status.value.startswith("failed") and panel.accuracy.value == shown
+    panel.folds.value = 3
+    assert panel.error.value == ""

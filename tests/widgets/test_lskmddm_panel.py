@@ -1,10 +1,12 @@
 """LSkMDDMPanel without a browser: runs, times solvers, keeps errors inside the panel."""
 
+import numpy as np
 import pytest
 
 from milab_widgets.exceptions import InputError
 from milab_widgets.experiments.lskmddm import SEED_METRICS
 from milab_widgets.widgets import lskmddm as panel_module
+from tests.widgets.frontend import brush
 
 
 @pytest.fixture
@@ -38,3 +40,44 @@ def test_errors_stay_in_the_panel(panel, monkeypatch):
     panel.run()
     assert isinstance(panel.last_error, InputError)
     assert "ridge must be" in panel.error.value and panel.status.value.startswith("failed")
+
+
+def test_brushing_the_scatter_counts_the_labels_of_the_rows_inside(panel):
+    embedding = panel.embedding
+    low1, high1 = np.quantile(embedding[:, 0], [0.2, 0.7])
+    low2, high2 = np.quantile(embedding[:, 1], [0.1, 0.9])
+    brush(panel.scatter_view, "brush", **{"coordinate 1": [high1, low1],
+                                          "coordinate 2": [low2, high2]})
+    assert panel.error.value == "", panel.last_error
+    inside = ((embedding[:, 0] >= low1) & (embedding[:, 0] <= high1)
+              & (embedding[:, 1] >= low2) & (embedding[:, 1] <= high2))
+    Y_test = panel._data[3]
+    stats = panel.selection_stats
+    assert stats["rows inside"].sum() == Y_test[inside].sum()
+    for j, name in enumerate(panel._label_names):
+        assert stats.loc[name, "rows inside"] == Y_test[inside, j].sum()
+        assert stats.loc[name, "share inside"] == pytest.approx(Y_test[inside, j].mean())
+    brush(panel.scatter_view, "brush")  # a click outside the brush empties it
+    assert panel.selection_stats is None
+
+
+def test_switching_the_dataset_clears_every_result_at_once(panel, require_dataset, monkeypatch):
+    require_dataset("yeast")
+    monkeypatch.setattr(panel_module, "PANEL_SOLVERS", {
+        name: spec for name, spec in panel_module.PANEL_SOLVERS.items() if "lobpcg" not in name})
+    panel.time()
+    assert panel.solver_times is not None and panel.scatter_view.chart is not None
+    panel.dataset.value = "yeast"
+    assert panel.scores is None and panel.embedding is None and panel.solver_times is None
+    assert panel.scatter_view.chart is None
+    assert not panel.metrics_output.outputs and not panel.times_output.outputs
+    panel.run()
+    assert panel.embedding.shape == (len(panel._data[2]), panel.dimension.value)
+
+
+def test_a_changed_method_marks_the_results_stale(panel):
+    assert panel.stale.value == ""
+    panel.method.value = "KPCA"
+    assert "earlier settings" in panel.stale.value
+    panel.run()
+    assert panel.stale.value == ""

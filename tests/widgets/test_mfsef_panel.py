@@ -8,6 +8,7 @@ from milab_widgets.experiments import mfsef
 from milab_widgets.multilabel.selection import label_relevance
 from milab_widgets.widgets import MFSEFPanel
 from milab_widgets.widgets import mfsef as panel_module
+from tests.widgets.frontend import click
 
 
 @pytest.fixture
@@ -35,7 +36,7 @@ def test_loading_ranks_the_features_and_sizes_the_controls(panel, yeast):
     relevance = label_relevance(train.X, train.Y)
     np.testing.assert_allclose(panel.relevance, relevance)
     assert panel.experts.options[0][1] == int(np.argmax(relevance))
-    assert panel.max_features.max == 103 and panel.chosen_experts() == \
+    assert panel.max_features.allowed == (1, 103) and panel.chosen_experts() == \
         np.argsort(-relevance, kind="stable")[:4].tolist()
     assert panel.expert_chart is not None
 
@@ -90,3 +91,32 @@ def test_bad_settings_are_shown_in_the_panel(panel, setting, message):
     panel.ratios.value, panel.methods.value = "0.6, 0.3, 0.1", ("MFSEF",)
     panel.run()  # still usable
     assert_ok(panel)
+
+
+def test_clicking_a_method_lists_the_features_it_selects(panel, yeast):
+    panel.run()
+    click(panel.curves_view, "method_pick", method="MFSLS")
+    assert_ok(panel)
+    train, _ = yeast.train_test()
+    settings = mfsef.Settings(methods=("MFSLS", "MFSEF"))
+    selector = mfsef.make_selector("MFSLS", 8, settings).fit(train.X, train.Y)
+    assert panel.selected["feature"].tolist() == selector.selection(8).tolist()
+    assert panel.selected["FMI(f; L)"].to_numpy() == pytest.approx(
+        label_relevance(train.X, train.Y)[selector.selection(8)])
+    click(panel.curves_view, "method_pick", method="MFSEF")  # its experts come first, marked
+    experts = panel.chosen_experts()
+    assert panel.selected["feature"].tolist()[:len(experts)] == experts
+    assert (panel.selected["expert"] == "yes").sum() == len(experts)
+
+
+def test_an_out_of_range_feature_count_names_the_control_and_a_dataset_switch_clears(panel):
+    panel.run()
+    panel.max_features.value = 500
+    assert panel.max_features.value == 500
+    assert "up to (features) = 500 is out of range" in panel.error.value
+    assert "from 1 to 103" in panel.error.value
+    panel.run()
+    assert panel.status.value.startswith("failed") and panel.scores is not None
+    panel.max_features.value = 8
+    panel.k.value = 7
+    assert "earlier settings" in panel.stale.value

@@ -7,6 +7,7 @@ from milab_widgets.evaluation.clustering_scores import clustering_accuracy
 from milab_widgets.exceptions import DataFormatError
 from milab_widgets.experiments import twoview as experiment
 from milab_widgets.widgets import TwoViewPanel
+from tests.widgets.frontend import click
 
 
 @pytest.fixture(scope="module")
@@ -61,3 +62,30 @@ def test_errors_stay_in_the_panel(tmp_path):
     assert "neither a dataset" in panel.error.value
     panel.dataset.value = "synthetic"
     assert panel.error.value == "" and panel.generator.options == ("synthetic",)
+
+
+def test_clicking_a_confusion_cell_lists_its_bags(panel):
+    panel.run()
+    labels = experiment.load_problem("synthetic").labels
+    table = panel.confusion
+    column = table.columns[0]  # the cluster matched to the first class
+    cluster = int(column.split()[1])
+    click(panel.confusion_view, "cell_pick", **{"class": str(table.index[0]), "cluster": column})
+    assert_ok(panel)
+    expected = np.flatnonzero((labels == table.index[0]) & (panel.model.labels_ == cluster))
+    assert panel.cell_bags.index.tolist() == expected.tolist()
+    assert len(expected) == table.iloc[0, 0]  # the cell's count
+
+
+def test_a_changed_setting_marks_the_results_stale_and_a_bad_seed_is_named(panel):
+    panel.run()
+    assert panel.stale.value == ""
+    panel.seed.value = -3
+    assert panel.seed.value == -3 and "seed = -3 is out of range" in panel.error.value
+    assert "earlier settings" in panel.stale.value
+    accuracy = panel.accuracy_value
+    panel.run()
+    assert panel.status.value.startswith("failed") and panel.accuracy_value == accuracy
+    panel.seed.value = 0
+    panel.run()
+    assert_ok(panel) and panel.stale.value == ""
