@@ -299,3 +299,17 @@ def test_criteria_parameters_has_a_row_per_dataset_and_criterion():
     # SVDD (k = 0): 0.50-0.52 with marginals, +0.05 with box; CDVSE (k = 3) 0.3 higher
     np.testing.assert_allclose(table.svdd_test, [0.56, 0.51, 0.56, 0.51])
     np.testing.assert_allclose(table.cdvse_test, [0.86, 0.81, 0.86, 0.81])
+
+
+def test_criterion_differences_name_the_winner_the_interval_favours():
+    runs = hand_made_runs()
+    noise = np.random.default_rng(0).normal(0, 0.002, len(runs))
+    runs = runs.assign(test=runs.test + noise)
+    # make sonar's box rows worse than its marginals rows
+    flip = (runs.dataset == "sonar") & (runs.parameters == "box")
+    runs.loc[flip, "test"] -= 0.1
+    table = cdvse.criterion_differences(runs).set_index("dataset")
+    assert table.loc["cancer", "winner"] == "box" and table.loc["sonar", "winner"] == "marginals"
+    assert table.loc["cancer", "effect"] == pytest.approx(0.05, abs=0.005)
+    assert table.loc["sonar", "effect"] == pytest.approx(-0.05, abs=0.005)
+    assert (table.n == 3).all() and (table.method == "cdvse").all()
