@@ -7,13 +7,18 @@
    that setting also drops the nearest neighbour at prediction time, so it is set back to 0
    before ``predict``. Configured so, the peer computes the same model: the script checks
    equal 0/1 predictions and equal posteriors. Goal (issue 4): at least 5x faster.
+   The limit (issue 16): ML-kNN's floor is its two neighbour searches, so fit + predict is
+   also timed against scikit-learn's brute-force ``NearestNeighbors.kneighbors`` doing the
+   same searches (train x train without self, test x train), interleaved, under a CPU and
+   a wall clock (benchmarks/timing.py). Goal: at most 1.2x.
 2. PMU selecting 10 features on Arts (2000 x 462, 26 labels, 2 bins) against a
    straightforward implementation built on scikit-learn's ``mutual_info_score``: every
    mutual information is one call, the three-way terms by the chain rule
    V(f; a; b) = I(f; a) + I(f; b) - I(f; (a, b)). Both start from the same codes and must
-   select the same features in the same order. Goal: at least 20x faster.
+   select the same features in the same order. Goal: at least 20x faster. ``--quick`` runs
+   both on Arts' first 12 features, selecting 2.
 
-Run: MILAB_DATA_HOME=<data> python benchmarks/bench_mfsef.py [--repeats N] [--json out.json]
+Run: MILAB_DATA_HOME=<data> python benchmarks/bench_mfsef.py [--repeats N] [--quick] [--json out.json]
 """
 
 from __future__ import annotations
@@ -24,8 +29,9 @@ import time
 from pathlib import Path
 
 import numpy as np
-from timing import best_time  # this folder is on sys.path when run as a script
 from sklearn.metrics import mutual_info_score
+from sklearn.neighbors import NearestNeighbors
+from timing import best_time, interleaved, load_average  # this folder is on sys.path
 
 from milab_widgets.data import load_dataset
 from milab_widgets.multilabel import PMU, Discretizer, MLkNN
@@ -35,6 +41,27 @@ from milab_widgets.multilabel import PMU, Discretizer, MLkNN
 def ours_mlknn(train, test):
     model = MLkNN(k=10, s=1.0).fit(train.X, train.Y)
     return model.predict(test.X), model.predict_proba(test.X)
+
+
+def fit_predict(train, test):
+    return MLkNN(k=10, s=1.0).fit(train.X, train.Y).predict(test.X)
+
+
+def sklearn_searches(train, test):
+    """ML-kNN's two searches by scikit-learn's brute force: the floor of fit + predict."""
+    searcher = NearestNeighbors(n_neighbors=10, algorithm="brute").fit(train.X)
+    return searcher.kneighbors(), searcher.kneighbors(test.X)
+
+
+def search_limit(train, test, repeats: int) -> dict:
+    """fit + predict against the two scikit-learn searches, both clocks."""
+    result = {}
+    for clock in ("cpu", "wall"):
+        timed = interleaved({"mlknn": lambda: fit_predict(train, test),
+                             "kneighbors": lambda: sklearn_searches(train, test)}, repeats, clock)
+        result[clock] = {"seconds": timed, "ratio": timed["mlknn"] / timed["kneighbors"],
+                         "load": load_average()}
+    return result
 
 
 def peer_mlknn(train, test):
@@ -83,8 +110,10 @@ def straightforward_pmu(codes: np.ndarray, Y: np.ndarray, n_features: int) -> li
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeats", type=int, default=5)
+    parser.add_argument("--quick", action="store_true", help="PMU on 12 features, 2 selected")
     parser.add_argument("--json", type=Path, help="also write the results here")
     args = parser.parse_args()
+    n_pmu = 2 if args.quick else 10
 
     train, test = load_dataset("yeast").train_test()
     ours_pred, ours_proba = ours_mlknn(train, test)  # compile / load the numba cache
@@ -92,15 +121,17 @@ def main() -> None:
     mlknn_ours = best_time(lambda: ours_mlknn(train, test), args.repeats)
     mlknn_peer = best_time(lambda: peer_mlknn(train, test), max(1, args.repeats // 2))
     default_diff = int((peer_default_predictions(train, test) != ours_pred).sum())
+    limit = search_limit(train, test, max(args.repeats, 9))
 
     arts, _ = load_dataset("arts").train_test()
-    codes = Discretizer(2).fit_transform(arts.X)
-    PMU(2).fit(arts.X[:200], arts.Y[:200])  # compile outside the timing
-    pmu_ours = best_time(lambda: PMU(10).fit(arts.X, arts.Y), args.repeats)
+    arts_X = arts.X[:, :12] if args.quick else arts.X
+    codes = Discretizer(2).fit_transform(arts_X)
+    PMU(2).fit(arts_X[:200], arts.Y[:200])  # compile outside the timing
+    pmu_ours = best_time(lambda: PMU(n_pmu).fit(arts_X, arts.Y), args.repeats)
     started = time.perf_counter()
-    peer_order = straightforward_pmu(codes, arts.Y, 10)
+    peer_order = straightforward_pmu(codes, arts.Y, n_pmu)
     pmu_peer = time.perf_counter() - started
-    our_order = PMU(10).fit(arts.X, arts.Y).selected_.tolist()
+    our_order = PMU(n_pmu).fit(arts_X, arts.Y).selected_.tolist()
 
     results = {
         "mlknn_ours_seconds": mlknn_ours, "mlknn_peer_seconds": mlknn_peer,
@@ -108,6 +139,8 @@ def main() -> None:
         "mlknn_equal_predictions": bool(np.array_equal(ours_pred, peer_pred)),
         "mlknn_max_posterior_difference": float(np.abs(ours_proba - peer_proba).max()),
         "mlknn_peer_default_differing_cells": default_diff,
+        "mlknn_over_sklearn_searches": limit,
+        "pmu_features": int(arts_X.shape[1]), "pmu_selected": n_pmu,
         "pmu_ours_seconds": pmu_ours, "pmu_peer_seconds": pmu_peer,
         "pmu_speedup": pmu_peer / pmu_ours, "pmu_same_selection": our_order == peer_order,
     }
@@ -118,7 +151,10 @@ def main() -> None:
           f"{results['mlknn_max_posterior_difference']:.1e}")
     print(f"  (the peer's default, a training point its own neighbour, differs in "
           f"{default_diff} of {ours_pred.size} test cells)")
-    print(f"PMU, 10 features on Arts ({arts.n_samples} x {arts.n_features}, {arts.n_labels} labels):")
+    for clock, r in limit.items():
+        print(f"  [{clock}, load {r['load']}] fit + predict / sklearn brute kneighbors for the "
+              f"same two searches: {r['ratio']:.2f} (goal <= 1.2)")
+    print(f"PMU, {n_pmu} features on Arts ({arts.n_samples} x {arts_X.shape[1]}, {arts.n_labels} labels):")
     print(f"  ours {pmu_ours:.2f} s, sklearn mutual_info_score version {pmu_peer:.1f} s "
           f"-> {pmu_peer / pmu_ours:.0f}x (goal >= 20); same selection: {our_order == peer_order}")
     if args.json:

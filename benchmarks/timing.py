@@ -47,7 +47,8 @@ def threads_for(clock: str):
 def interleaved(functions: dict[str, Callable[[], object]], repeats: int,
                 clock: str = "cpu") -> dict[str, float]:
     """Median seconds of each function over ``repeats`` interleaved rounds (after one
-    untimed warm-up round), under ``clock`` (see the module docstring)."""
+    untimed warm-up round: compilation, first-touch page faults), under ``clock`` (see the
+    module docstring)."""
     read = CLOCKS[clock]
     seconds = {name: [] for name in functions}
     with threads_for(clock):

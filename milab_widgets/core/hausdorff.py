@@ -24,6 +24,7 @@ import numpy as np
 from numba import njit, prange
 from scipy.linalg.blas import get_blas_funcs
 
+from milab_widgets.core.gram import product_into
 from milab_widgets.core.intrinsics import fmin
 
 #: Instances per panel (bag aligned; a larger bag is a panel of its own). Tiles of this many
@@ -194,15 +195,7 @@ def _gemm_tiles(panel, panel_sq, local, row_bag0, y, y_sq, y_offsets, col_bag0, 
     width = max(1, _BLOCK_FLOATS // max(len(panel), 1))
     for first, last in bag_panels(columns, width):
         c0, c1 = y_offsets[col_bag0 + first], y_offsets[col_bag0 + last]
-        gram = _product(panel, y[c0:c1], scratch)
+        gram = product_into(panel, y[c0:c1], scratch)
         _reduce_tile(gram, panel_sq, y_sq[c0:c1], local, columns[first : last + 1] - columns[first],
                      row_bag0, col_bag0 + first, False, mirror, *out)
 
-
-def _product(a, b, scratch: list) -> np.ndarray:
-    """a @ b.T written into the reused buffer ``scratch[0]`` (grown when too small), so
-    the tiles do not fault in fresh pages one after another."""
-    size = len(a) * len(b)
-    if scratch[0].size < size:
-        scratch[0] = np.empty(size, dtype=a.dtype)
-    return np.matmul(a, b.T, out=scratch[0][:size].reshape(len(a), len(b)))

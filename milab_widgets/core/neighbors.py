@@ -13,8 +13,11 @@ i (a training point is not its own neighbour; an exact duplicate at another inde
 import numpy as np
 from numba import njit, prange
 
-#: Upper bound on the floats held by one Gram block (64 MiB of float64).
-_BLOCK_FLOATS = 8 * 1024 * 1024
+from milab_widgets.core.gram import product_into
+
+#: Upper bound on the floats held by one Gram block (8 MiB of float64: the block is still in
+#: cache when the top-k kernel reads it back).
+_BLOCK_FLOATS = 1024 * 1024
 
 
 @njit(cache=True, parallel=True)
@@ -71,9 +74,10 @@ def nearest_neighbors(queries: np.ndarray, references: np.ndarray, k: int,
     indices = np.empty((n_queries, k), dtype=np.int64)
     squared = np.empty((n_queries, k), dtype=np.float64)
     step = max(1, _BLOCK_FLOATS // max(len(references), 1))
+    scratch = [np.empty(0)]
     for start in range(0, n_queries, step):
         stop = min(start + step, n_queries)
-        gram = queries[start:stop] @ references.T
+        gram = product_into(queries[start:stop], references, scratch)
         _top_k_block(gram, q_sq[start:stop], r_sq, k, start if exclude_self else -1,
                      indices[start:stop], squared[start:stop])
     return indices, squared
