@@ -9,6 +9,8 @@ from milab_widgets.experiments.inth import CLASSIFIERS, METRICS
 
 #: Display order of the distances, minH ... adaH, as in the seed's tables.
 METRIC_ORDER = ["minH", "maxH", "intH", "aveH", "adaH"]
+#: Dataset panels per row: three 190 px panels and the legend fit a 960 px notebook output.
+FACET_COLUMNS = 3
 
 
 def accuracy_chart(summary: pd.DataFrame, title: str = "Accuracy by distance") -> alt.Chart:
@@ -29,7 +31,7 @@ def accuracy_chart(summary: pd.DataFrame, title: str = "Accuracy by distance") -
     whiskers = base.mark_rule().encode(y="low:Q", y2="high:Q")
     in_run_order = list(dict.fromkeys(data["dataset"]))
     return (whiskers + bars).properties(width=190, height=200).facet(
-        column=alt.Column("dataset:N", title=None, sort=in_run_order)
+        facet=alt.Facet("dataset:N", title=None, sort=in_run_order), columns=FACET_COLUMNS,
     ).properties(title=title).resolve_scale(y="independent")
 
 

@@ -11,7 +11,7 @@ from milab_widgets.experiments.lskmddm import METHODS, scaling_exponents
 
 #: The three metrics of Table 2 and Figs. 1-3, with display titles.
 FIGURE_METRICS = {"macroAUC": "macro AUC", "macroF1": "macro-F1", "microF1": "micro-F1"}
-#: Fig. 4 has more solvers than the palette has colours: shapes tell them apart; long names.
+#: Fig. 4's legend: long solver names.
 _LEGEND = alt.Legend(labelLimit=360)
 #: The embedding scatter's two classes of points and their colours.
 HAS_LABEL = alt.Scale(domain=["has label", "no label"], range=[PALETTE[0], PALETTE[1]])
@@ -71,34 +71,49 @@ def timing_chart(timing: pd.DataFrame) -> alt.Chart:
     data = timing.assign(solver_label=[
         f"{solver} (n^{labels[solver]:.2f})" if solver in labels else solver
         for solver in timing.solver])
-    return alt.Chart(data).mark_line(point=True).encode(
-        x=alt.X("n:Q", scale=alt.Scale(type="log"), title="training size n"),
-        y=alt.Y("seconds:Q", scale=alt.Scale(type="log"), title="fit time (s)"),
-        color=alt.Color("solver_label:N", title="solver (scaling)", legend=_LEGEND),
-        shape=alt.Shape("solver_label:N", title="solver (scaling)", legend=_LEGEND),
-        tooltip=["dataset", "solver", "n", alt.Tooltip("seconds:Q", format=".3f"),
-                 "iterations", "converged", alt.Tooltip("angle:Q", format=".2e")],
-    ).properties(width=210, height=170).facet(
-        column=alt.Column("dataset:N", title=None)).properties(
-        title="Fig. 4: fit time vs training size (log-log)")
+    return _size_lines(data, "seconds:Q", "fit time (s)", "solver_label:N", "solver (scaling)",
+                       ["dataset", "solver", "n", alt.Tooltip("seconds:Q", format=".3f"),
+                        "iterations", "converged", alt.Tooltip("angle:Q", format=".2e")]
+                       ).properties(title="Fig. 4: fit time vs training size (log-log)")
 
 
 def accuracy_chart(timing: pd.DataFrame) -> alt.Chart:
     """Fig. 4's accuracy: largest principal angle of each solver's held-out embedding to its
-    reference solver's (log scale; exact agreement is floored at 1e-16)."""
+    reference solver's (log scale; exact agreement is floored at 1e-16); hollow points:
+    the solver did not converge."""
     data = timing[timing.solver != timing.reference].assign(
         angle_floor=lambda t: np.maximum(t["angle"], 1e-16))
-    return alt.Chart(data).mark_line(point=True).encode(
-        x=alt.X("n:Q", scale=alt.Scale(type="log"), title="training size n"),
-        y=alt.Y("angle_floor:Q", scale=alt.Scale(type="log"), title="largest principal angle (rad)"),
-        color=alt.Color("solver:N", title="solver", legend=_LEGEND),
-        shape=alt.Shape("solver:N", title="solver", legend=_LEGEND),
-        strokeDash=alt.StrokeDash("converged:N"),
-        tooltip=["dataset", "solver", "reference", "n", alt.Tooltip("angle:Q", format=".2e"),
-                 "converged"],
-    ).properties(width=210, height=170).facet(
-        column=alt.Column("dataset:N", title=None)).properties(
+    return _size_lines(data, "angle_floor:Q", "largest principal angle (rad)", "solver:N",
+                       "solver", ["dataset", "solver", "reference", "n",
+                                  alt.Tooltip("angle:Q", format=".2e"), "converged"],
+                       filled="converged:N").properties(
         title="Fig. 4 (accuracy): angle to the exact solution of the same problem")
+
+
+def _size_lines(data: pd.DataFrame, y: str, y_title: str, series: str, series_title: str,
+                tooltip: list, filled: str | None = None) -> alt.FacetChart:
+    """Log-log lines of ``y`` against the training size n, one per ``series``, one panel per
+    dataset, ticks at the measured sizes (1k, 2k, ...). One legend: colours from a
+    ten-colour scheme (Fig. 4 has nine solvers, more than the lab palette's eight; a
+    second, shape legend of the same solvers read as a double legend). ``filled``: a boolean
+    field; its false points are drawn as crosses."""
+    sizes = sorted(int(n) for n in data["n"].unique())
+    x = alt.X("n:Q", title="training size n",
+              scale=alt.Scale(type="log", domain=[sizes[0], sizes[-1]], nice=False) if sizes
+              else alt.Scale(type="log"),
+              axis=alt.Axis(values=sizes, format="~s", labelOverlap=True))
+    point = alt.OverlayMarkDef(size=50, filled=True)
+    chart = alt.Chart(data).mark_line(point=point).encode(
+        x=x, y=alt.Y(y, scale=alt.Scale(type="log"), title=y_title),
+        color=alt.Color(series, title=series_title, legend=_LEGEND,
+                        scale=alt.Scale(scheme="tableau10")),
+        tooltip=tooltip)
+    if filled:
+        chart = chart.encode(shape=alt.Shape(
+            filled, title="converged", scale=alt.Scale(domain=[True, False],
+                                                       range=["circle", "cross"])))
+    return chart.properties(width=210, height=170).facet(
+        column=alt.Column("dataset:N", title=None))
 
 
 def claims_chart(claims: pd.DataFrame) -> alt.Chart:
