@@ -72,9 +72,9 @@ HEADLINES: dict[str, PaperSpec] = {
          Headline("table3", "Table 3: accuracy (%, mean ± std over the outer folds)"),
          Headline("table4_milweb", "Table 4 (deviation): MILWEB user 1, cross-validated")),
         ("table3", "claims"),
-        "The seed's Tables 3-4 values are not in its extracted text: the published "
-        "Citation-KNN + minH accuracy is the number set beside ours, and the seed's claims "
-        "(rankings between the distances) are checked above."),
+        "The paper's Tables 3-4 values are not in its extracted text: the published "
+        "Citation-KNN + minH accuracy is the number set beside ours, and the paper's claims "
+        "(rankings between the distances) are tested above."),
     "CDVSE": PaperSpec(
         (Headline("table4_test", "Table 4: test g-mean (%), ours beside the paper's"),
          Headline("synthetic", "Figs. 2-3: the artificial sets (g-mean), ours and the paper's"),
@@ -299,7 +299,7 @@ def report_blocks(results: list[PaperResult], output_label: str) -> list:
         Text(f"Produced by:\n\n{commands}\n\nReport built "
              f"{datetime.now(UTC):%Y-%m-%d %H:%M} UTC from `{output_label}/` "
              f"(rebuild it with `milab report {output_label}`). Each paper's section gives "
-             "its seed claims as our runs test them, its regenerated tables beside the "
+             "the paper's claims as our runs test them, its regenerated tables beside the "
              "paper's numbers, its main chart and the datasets it had to skip. Times are "
              "the notebooks' last executions, which reuse the results cached in "
              "`<paper>/cache/` by earlier runs."),
