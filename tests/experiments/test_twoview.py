@@ -1,13 +1,17 @@
-"""The two-view experiment on the synthetic data with a tiny protocol: shapes, protocol, claims."""
+"""The two-view experiment on the synthetic data with a tiny protocol (shapes, protocol), and
+its claims on hand-made record tables."""
 
 import json
 
 import numpy as np
+import pandas as pd
 import pytest
 
 from milab_widgets.data.synthetic_bags import synthetic_two_view_bags
 from milab_widgets.data.twoview_files import write_two_view_folder
+from milab_widgets.evaluation.claim_tests import CLAIM_COLUMNS
 from milab_widgets.evaluation.clustering_scores import clustering_accuracy
+from milab_widgets.experiments.claim_tables import summarise_claims
 from milab_widgets.experiments import twoview as experiment
 from milab_widgets.mil import (
     BAMIC,
@@ -16,9 +20,11 @@ from milab_widgets.mil import (
     bag_kernel_factors,
 )
 
-TINY = experiment.Settings(runs=2, max_iter=25, n_components=4, grid=(0.01, 100.0), grid_runs=1,
-                           grid_dataset="synthetic", grid_classes=("cluster 0", "cluster 1"),
-                           convergence_iter=15, convergence_betas=(0.01, 100.0))
+TINY = experiment.Settings(runs=2, max_iter=25, n_components=4, grid=(0.01, 100.0),
+                           grid_alphas=None, grid_runs=1, grid_dataset="synthetic",
+                           grid_classes=("cluster 0", "cluster 1"), convergence_iter=15,
+                           convergence_betas=(0.01, 100.0), timing_repeats=2,
+                           timing_iterations=5)
 
 
 @pytest.fixture(scope="module")
@@ -42,10 +48,11 @@ def test_grid_and_convergence_have_the_protocol_shape(results):
     assert len(means) == 2 * len(TINY.grid) ** 2          # 2 kernels x alpha x beta
     curves = res.convergence.groupby(["method", "beta", "update"]).size()
     assert len(curves) == 2 * 2 * 2 and (curves == TINY.convergence_iter + 1).all()
-    claims = res.claims
-    assert {"Ker1 or Ker2 beats every baseline", "labels help: Ker1 > unKer1"} <= set(claims.claim)
-    monotone = claims[claims.claim.str.contains("monotone rule")]
-    assert monotone.holds.all()
+    claims = res.claims.set_index("claim")
+    assert {"Ker1 or Ker2 beats every baseline", "labels help: Ker1 > unKer1"} <= set(claims.index)
+    assert claims.verdict["objective never rises: our monotone H rule"] == "supported"
+    timing = res.timing
+    assert len(timing) == 2 * TINY.timing_repeats and timing.same_labels.all()
 
 
 def test_a_table_cell_is_the_estimators_own_result(results):
@@ -99,7 +106,7 @@ def test_cache_resumes_and_save_tables_writes_everything(results, tmp_path):
     written = experiment.save_tables(res, tmp_path)
     names = {path.name for path in written}
     assert {"summary.csv", "table1_synthetic.csv", "grid.csv", "convergence.csv", "claims.csv",
-            "paper_comparison.csv", "settings.json"} <= names
+            "claim_cases.csv", "fit_times.csv", "paper_comparison.csv", "settings.json"} <= names
     assert json.loads((tmp_path / "settings.json").read_text())["runs"] == TINY.runs
 
 
@@ -112,3 +119,63 @@ def test_run_loads_the_grid_dataset_once_and_shares_its_kernels(monkeypatch, tmp
     tiny = experiment.Settings(**{**TINY.__dict__, "runs": 1, "grid": (0.01,)})
     experiment.run(["synthetic"], settings=tiny, cache_dir=tmp_path)
     assert loads == ["synthetic"] and len(caches) == 2   # the table's and the figures'
+
+
+# -- claims on hand-made record tables -----------------------------------------------------
+def runs_table(accuracy_of, runs=6, seed=0):
+    """Tables 1-2 rows: method -> mean accuracy, plus independent noise (sd 0.01) per run."""
+    rng = np.random.default_rng(seed)
+    return pd.DataFrame([{"dataset": "d", "generator": "g", "method": method, "run": run,
+                          "accuracy": accuracy_of.get(method, 0.5) + rng.normal(0, 0.01)}
+                         for method in experiment.METHODS for run in range(runs)])
+
+
+def table_verdicts(accuracy_of, seed=0):
+    cases = experiment.claim_cases(runs_table(accuracy_of, seed=seed), pd.DataFrame(),
+                                   pd.DataFrame(), pd.DataFrame())
+    assert {*CLAIM_COLUMNS, *experiment.CASE_KEYS} <= set(cases.columns)
+    return cases.set_index("claim").verdict
+
+
+def test_table_claims_follow_the_paired_intervals():
+    assert (table_verdicts({"Ker1": 0.8, "Ker2": 0.7}) == "supported").all()
+    assert (table_verdicts({"Ker1": 0.3, "Ker2": 0.3, "unKer1": 0.6, "unKer2": 0.6})
+            == "contradicted").all()
+    noise = table_verdicts(dict.fromkeys(experiment.METHODS, 0.5), seed=2)
+    labels = noise[noise.index.str.startswith("labels help")]
+    assert len(labels) == 2 and (labels == "inconclusive").all()
+
+
+def test_beats_every_baseline_compares_with_the_strongest_baseline():
+    runs = runs_table({"Ker1": 0.7, "BAMIC3": 0.65, "unKer1": 0.6})
+    case = experiment.claim_cases(runs, pd.DataFrame(), pd.DataFrame(), pd.DataFrame()).iloc[0]
+    assert case.setting == "Ker1 vs BAMIC3" and case.n == 6
+    accuracy = runs.pivot(index="run", columns="method", values="accuracy")
+    assert case.effect == pytest.approx((accuracy.Ker1 - accuracy.BAMIC3).mean())
+
+
+def test_objective_claim_is_a_deterministic_property_of_each_curve():
+    curve = {"dataset": "d", "generator": "g", "method": "Ker1", "beta": 0.01}
+    falling = [{**curve, "update": "monotone", "iteration": i, "objective": 10.0 - i} for i in range(5)]
+    rising = [{**curve, "update": "paper", "iteration": i, "objective": [5, 4, 6, 3, 2][i]}
+              for i in range(5)]
+    cases = experiment.claim_cases(pd.DataFrame(), pd.DataFrame(),
+                                   pd.DataFrame(falling + rising), pd.DataFrame())
+    claims = summarise_claims(cases).set_index("claim")
+    monotone = claims.loc["objective never rises: our monotone H rule"]
+    paper = claims.loc["objective never rises: the seed's H rule (eq. 17)"]
+    assert monotone.verdict == "supported" and paper.verdict == "contradicted"
+    assert paper.effect == pytest.approx(experiment.RISE_TOLERANCE - 0.5)  # 4 -> 6: +50 %
+    assert np.isnan(paper.p_value) and paper.ci_low == paper.ci_high == paper.effect
+
+
+def test_fit_time_claim_is_a_ratio_of_paired_timings():
+    rows = [{"dataset": "d", "generator": "g", "iterations": 10, "repeat": r, "form": form,
+             "seconds": seconds, "same_labels": True}
+            for r, (fast, slow) in enumerate([(0.1, 0.9), (0.12, 1.0), (0.11, 0.8)])
+            for form, seconds in (("factored", fast), ("dense", slow))]
+    cases = experiment.claim_cases(pd.DataFrame(), pd.DataFrame(), pd.DataFrame(),
+                                   pd.DataFrame(rows))
+    case = cases.iloc[0]
+    assert case.verdict == "supported" and case.n == 3
+    assert case.effect == pytest.approx((0.9 / 0.1 * 1.0 / 0.12 * 0.8 / 0.11) ** (1 / 3))
