@@ -6,7 +6,8 @@
 * A Markdown link to a missing optional page keeps its text (or the page's title) without
   the link.
 * A MyST ``{include}`` of a missing file (each paper's ``papers/<paper>_verdicts.md``) is
-  replaced by a sentence saying that section has not been written yet.
+  replaced by a sentence saying that section has not been written yet; an included file's
+  headings are shifted so that its top level nests under the page's ``##`` sections.
 
 So the build passes with -W whichever of those files exist. The pages that name an optional
 page or include a file are re-read on every build, so one that appears is picked up by an
@@ -57,12 +58,28 @@ def _normalised(path: str) -> list[str]:
     return parts or ["."]
 
 
+HEADING = re.compile(r"^(#{1,6}) ", re.MULTILINE)
+INCLUDED_TOP_LEVEL = 3  # the included text sits in a "## ..." section of the page
+
+
+def heading_offset(text: str) -> int:
+    """How far to shift ``text``'s headings so its top level is ``INCLUDED_TOP_LEVEL``."""
+    outside_code = re.sub(r"^```.*?^```", "", text, flags=re.MULTILINE | re.DOTALL)
+    levels = [len(hashes) for hashes in HEADING.findall(outside_code)]
+    return max(0, INCLUDED_TOP_LEVEL - min(levels)) if levels else 0
+
+
 def drop_missing_includes(text: str, folder: Path) -> str:
-    """``text`` with every include of a file missing from ``folder`` replaced by a note."""
+    """``text`` with every include of a file missing from ``folder`` replaced by a note, and
+    the others given the heading offset that nests them in the page."""
 
     def replace(match: re.Match) -> str:
         target = match["target"]
-        return match[0] if (folder / target).is_file() else MISSING.format(target=target)
+        if not (folder / target).is_file():
+            return MISSING.format(target=target)
+        offset = heading_offset((folder / target).read_text(encoding="utf-8"))
+        option = f":heading-offset: {offset}\n" if offset else ""
+        return f"```{{include}} {target}\n{option}```\n"
 
     return INCLUDE.sub(replace, text)
 

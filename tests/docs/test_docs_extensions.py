@@ -52,6 +52,14 @@ def test_includes_of_missing_files_become_a_note(tmp_path):
     assert "`b_verdicts.md` does not exist" in out
 
 
+def test_included_headings_nest_under_the_pages_sections(tmp_path):
+    (tmp_path / "top.md").write_text("# Title\n\n## Part\n\n```\n# a comment\n```\n")
+    (tmp_path / "deep.md").write_text("### Already nested\n")
+    page = "```{include} top.md\n```\n```{include} deep.md\n```\n"
+    assert optional_pages.drop_missing_includes(page, tmp_path) == (
+        "```{include} top.md\n:heading-offset: 2\n```\n```{include} deep.md\n```\n")
+
+
 def test_verdict_counts_read_the_verdict_column(tmp_path):
     path = tmp_path / "claims.csv"
     pd.DataFrame({"claim": list("abcde"),
