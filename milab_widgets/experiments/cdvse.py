@@ -275,13 +275,17 @@ class Playground:
 
 
 def playground(data, C=1.0, zeta=0.3, n_estimators=20, sigma=0.3, lam=1.0, gamma_l1=1.0,
-               max_iter=20, seed=0, grid_size: int | None = 90) -> Playground:
+               max_iter=20, seed=0, grid_size: int | None = 90,
+               nu: float | None = None) -> Playground:
     """§4.1's protocol on ``data`` (2-D, in [0, 3]^2): train on 70 % of the normal samples,
-    test on the rest and the outliers; decision values on a grid (None: no grid)."""
+    test on the rest and the outliers; decision values on a grid (None: no grid). ``nu``,
+    when given, replaces C (C = 1 / (nu n_train), as in the estimators)."""
     train, test = split_train_test(data.y, np.random.default_rng(seed), 0.7, 0.0)
-    models = {"svdd": SVDD(C=C, gamma=zeta),
-              "cdvse": CDVSESVDD(n_estimators, C, zeta, sigma, lam, gamma_l1, max_iter,
-                                 random_state=seed)}
+    scale = {"C": C} if nu is None else {"nu": nu}
+    models = {"svdd": SVDD(gamma=zeta, **scale),
+              "cdvse": CDVSESVDD(n_estimators, gamma=zeta, sigma=sigma, lam=lam,
+                                 gamma_l1=gamma_l1, max_iter=max_iter, random_state=seed,
+                                 **scale)}
     rows, grids = [], []
     grid = _grid(grid_size) if grid_size else None
     for method, model in models.items():

@@ -313,3 +313,11 @@ def test_criterion_differences_name_the_winner_the_interval_favours():
     assert table.loc["cancer", "effect"] == pytest.approx(0.05, abs=0.005)
     assert table.loc["sonar", "effect"] == pytest.approx(-0.05, abs=0.005)
     assert (table.n == 3).all() and (table.method == "cdvse").all()
+
+
+def test_playground_accepts_nu_in_place_of_C():
+    data = square_noise(seed=0)
+    by_nu = cdvse.playground(data, zeta=3.0, n_estimators=5, nu=0.1, grid_size=None)
+    by_C = cdvse.playground(data, C=1 / (0.1 * 140), zeta=3.0, n_estimators=5, grid_size=None)
+    np.testing.assert_allclose(by_nu.weights, by_C.weights, atol=1e-10)
+    pd.testing.assert_frame_equal(by_nu.scores, by_C.scores)
