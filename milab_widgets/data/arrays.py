@@ -11,6 +11,7 @@ feature count, complex, empty, 1-D, NaN or infinite input get scikit-learn's err
 from __future__ import annotations
 
 import numpy as np
+import scipy.sparse
 from sklearn.utils.validation import check_is_fitted, validate_data
 
 from milab_widgets.exceptions import InputError
@@ -20,8 +21,8 @@ __all__ = ["as_feature_matrix", "as_oneclass_labels", "check_features"]
 
 def check_features(estimator, X, *, reset: bool, sparse: bool = False, min_samples: int = 1):
     """``X`` validated for ``estimator`` by scikit-learn's ``validate_data``: finite float64,
-    2-D, at least one sample and one feature; a CSR matrix when ``sparse`` (any scipy.sparse
-    input is converted to CSR), else C-contiguous dense (sparse input is refused with
+    2-D, at least one sample and one feature; a CSR matrix in canonical format when
+    ``sparse`` (any scipy.sparse input is converted), else C-contiguous dense (sparse input is refused with
     scikit-learn's message: convert with ``X.toarray()``).
 
     ``reset=True`` (fit) records ``n_features_in_`` / ``feature_names_in_`` and requires
@@ -30,9 +31,13 @@ def check_features(estimator, X, *, reset: bool, sparse: bool = False, min_sampl
     """
     if not reset:
         check_is_fitted(estimator)
-    return validate_data(estimator, X, reset=reset, accept_sparse="csr" if sparse else False,
-                         dtype=np.float64, order=None if sparse else "C",
-                         ensure_min_samples=min_samples if reset else 1)
+    X = validate_data(estimator, X, reset=reset, accept_sparse="csr" if sparse else False,
+                      dtype=np.float64, order=None if sparse else "C",
+                      ensure_min_samples=min_samples if reset else 1)
+    if sparse and scipy.sparse.issparse(X) and not X.has_canonical_format:
+        X = X.copy()  # repeated entries summed, indices sorted: one stored value per cell
+        X.sum_duplicates()
+    return X
 
 
 def as_feature_matrix(X, name: str = "X", n_features: int | None = None) -> np.ndarray:

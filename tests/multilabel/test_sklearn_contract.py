@@ -79,6 +79,15 @@ def test_discretizer_bins_sparse_data_like_dense():
         np.testing.assert_array_equal(sparse.bin_edges_, dense.bin_edges_)
         np.testing.assert_array_equal(sparse.transform(scipy.sparse.csr_matrix(X[::-1])),
                                       dense.transform(X[::-1]))
+    whole = scipy.sparse.csr_matrix(X)  # below, every value stored as two halves
+    rows = list(zip(whole.indptr[:-1], whole.indptr[1:]))
+    halves = scipy.sparse.csr_matrix(
+        (np.concatenate([np.tile(whole.data[a:b] / 2, 2) for a, b in rows]),
+         np.concatenate([np.tile(whole.indices[a:b], 2) for a, b in rows]), 2 * whole.indptr),
+        shape=X.shape)
+    assert not halves.has_canonical_format
+    np.testing.assert_array_equal(Discretizer(3).fit(halves).transform(halves),
+                                  Discretizer(3).fit(X).transform(X))
 
 
 @pytest.mark.parametrize("model", [
