@@ -114,6 +114,7 @@ def test_milab_reproduce_runs_from_the_wheel_in_a_fresh_environment_without_data
     skipped = json.loads((output / "intH" / "settings.json").read_text())["skipped"]
     assert FRESH_INSTALL_MISSING["intH"] <= set(skipped)
     report = (output / "REPORT.md").read_text()
-    for name in skipped:
+    for name in FRESH_INSTALL_MISSING["intH"]:
+        assert f"intH: {name}: " in done.stdout, f"the command does not name {name} as skipped"
         assert f"milab fetch {name}" in report, f"the report does not say how to get {name}"
     assert not any(data_home.iterdir()), "the run wrote into the data home"
