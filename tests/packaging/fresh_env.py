@@ -6,7 +6,7 @@ on 2 cores, so a test session makes ONE environment per interpreter (the session
 ``fresh_venvs`` in tests/conftest.py) and each of those tests first installs its own
 flavour of milab-widgets into it -- the Binder's editable install of a repository copy, or
 the built wheel -- after uninstalling the one installed before; pip then finds the
-dependencies (the same pyproject.toml's) already there, so the second test adds seconds.
+dependencies (the same pyproject.toml's) already there, so the second install takes seconds.
 Commands run with the environment activated, an explicit data home and nothing leaking
 in from the test process (PYTHONPATH, user site-packages, user-level Jupyter kernels).
 """
