@@ -1,0 +1,1 @@
+"""Speed benchmarks: ratios against peers and limits (run: python -m benchmarks)."""
