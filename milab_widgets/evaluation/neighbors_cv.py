@@ -76,13 +76,20 @@ def _alpha_for(metric: str, train_part: dict, y_train: np.ndarray, sigma: float)
 
 
 def select_parameters(scores: pd.DataFrame) -> dict:
-    """The (K, sigma) of highest mean accuracy; ties go to the smaller K, then smaller sigma."""
-    means = (
-        scores.groupby(["k", "sigma"], dropna=False)["accuracy"].mean().reset_index()
-        .sort_values(["k", "sigma"], kind="stable")
-    )
-    best = means.iloc[int(np.argmax(means["accuracy"].to_numpy()))]
-    return {"k": int(best["k"]), "sigma": float(best["sigma"]), "inner_accuracy": float(best["accuracy"])}
+    """The (K, sigma) of highest mean accuracy; ties go to the smaller K, then smaller sigma.
+
+    (A NaN sigma, metrics other than "integrated", is one group, ranked last.) numpy: this
+    runs once per outer fold, where a pandas groupby cost a third of Musk1's nested CV.
+    """
+    sigma = scores["sigma"].to_numpy(float)
+    keys = np.column_stack([scores["k"].to_numpy(float), np.where(np.isnan(sigma), np.inf, sigma)])
+    pairs, group = np.unique(keys, axis=0, return_inverse=True)  # sorted by K, then sigma
+    group = group.ravel()
+    means = np.bincount(group, scores["accuracy"].to_numpy(float)) / np.bincount(group)
+    best = int(np.argmax(means))  # the first maximum: smallest K, then smallest sigma
+    k, best_sigma = pairs[best]
+    return {"k": int(k), "sigma": float(np.nan if best_sigma == np.inf else best_sigma),
+            "inner_accuracy": float(means[best])}
 
 
 def nested_cv(
