@@ -177,15 +177,16 @@ def _size_at(limit: float, exponent: float, intercept: float) -> float | None:
 
 def chart(rows: pd.DataFrame) -> alt.Chart:
     """Log-log seconds against size, one panel per workload, ours solid, peers dashed."""
-    data = rows.assign(kind=np.where(rows["method"].str.startswith("ours"), "ours", "peer / limit"))
+    data = rows.assign(kind=np.where(rows["method"].str.startswith("ours"), "ours", "peer / limit"),
+                       panel=rows["workload"] + " (x: " + rows["size_name"] + ")")
     return alt.Chart(data).mark_line(point=True).encode(
-        x=alt.X("size:Q", scale=alt.Scale(type="log"), title="size (see panel title)"),
+        x=alt.X("size:Q", scale=alt.Scale(type="log"), title="size"),
         y=alt.Y("seconds:Q", scale=alt.Scale(type="log"), title="seconds (median)"),
         color=alt.Color("method:N", title=None),
         strokeDash=alt.StrokeDash("kind:N", title=None),
         tooltip=["workload", "method", "size", "seconds", "peak_bytes"],
     ).properties(width=220, height=180).facet(
-        facet=alt.Facet("workload:N", title=None), columns=3
+        facet=alt.Facet("panel:N", title=None), columns=3
     ).resolve_scale(x="independent", y="independent")
 
 
@@ -197,18 +198,19 @@ def main() -> None:
     parser.add_argument("--json", type=Path, help="default benchmarks/results/scaling[-full].json")
     args = parser.parse_args()
     name = "scaling-full" if args.full else "scaling"
+    path = args.json or RESULTS / f"{name}.json"
+    path.parent.mkdir(parents=True, exist_ok=True)
     started = load_average()
     rows = []
     for workload in WORKLOADS:
         sizes = workload.full_sizes if args.full else workload.quick_sizes
         rows += measure(workload, sizes, 1 if args.full else args.repeats, args.clock)
-    table = pd.DataFrame(rows)
-    fits = exponents(table)
-    result = {"clock": args.clock, "full": args.full, "load_before": started,
-              "load_after": load_average(), "rows": rows, "exponents": fits}
-    (args.json or RESULTS / f"{name}.json").parent.mkdir(parents=True, exist_ok=True)
-    (args.json or RESULTS / f"{name}.json").write_text(json.dumps(result, indent=2))
-    save_chart(chart(table), RESULTS / name)
+        table = pd.DataFrame(rows)  # written after every workload: a long run keeps its part
+        fits = exponents(table)
+        path.write_text(json.dumps({"clock": args.clock, "full": args.full,
+                                    "load_before": started, "load_after": load_average(),
+                                    "rows": rows, "exponents": fits}, indent=2))
+        save_chart(chart(table), RESULTS / name)
     print("exponents (time ~ size^b, traced memory ~ size^m; size where memory reaches 24 GiB):")
     for fit in fits:
         at = fit["size_at_24_gib"]
