@@ -1,12 +1,13 @@
-"""Seed 004's experiment functions on small real data and on hand-made tables."""
+"""LSkMDDM's experiment functions on small real data, and its claims on hand-made tables."""
 
 import numpy as np
 import pandas as pd
 import pytest
 
 from milab_widgets.evaluation.cache import ResultCache
+from milab_widgets.evaluation.claim_tests import CLAIM_COLUMNS
 from milab_widgets.experiments import lskmddm
-from milab_widgets.multilabel.kernel_mddm import KernelMDDM
+from milab_widgets.multilabel import metrics
 
 
 @pytest.fixture(scope="module")
@@ -40,16 +41,29 @@ def test_method_runs_cover_every_method_and_dimension(require_dataset, small_set
     assert "ML-kNN" not in set(dims.method)
 
 
-def test_timing_reports_every_solver_and_exact_references(require_dataset, small_settings):
+def test_timing_repeats_every_solver_interleaved_with_exact_references(require_dataset,
+                                                                      small_settings):
     arts = require_dataset("arts")
     timing = lskmddm.timing_runs(arts, small_settings, ResultCache(None))
-    assert set(timing.solver) == set(lskmddm.TIMING_SOLVERS)
+    assert set(timing.solver) == set(small_settings.timing_solvers)
+    counts = timing.groupby(["n", "solver"]).size()
+    assert (counts == small_settings.timing_repeats).all()
+    names = list(small_settings.timing_solvers)
+    first = timing.groupby(["n", "repeat"]).solver.first()  # rows keep the order of the fits
+    assert [first[150, r] for r in range(3)] == names[:3]  # rotated by one per repeat
     direct = timing[timing.solver == "LSkMDDM (direct)"]
     assert (direct.angle < 1e-6).all()  # exact (Cholesky) against the exact eigen-solver
-    params = lskmddm.TIMING_SOLVERS["rLSkMDDM (block LSQR)"][0]
-    tol = params.get("tol", KernelMDDM().tol)
-    ridge_lsqr = timing[timing.solver == "rLSkMDDM (block LSQR)"]
-    assert ridge_lsqr.converged.all() and (ridge_lsqr.angle < tol).all()
+
+
+def test_outcomes_unpack_to_the_recorded_metrics(require_dataset, small_settings):
+    arts = require_dataset("arts")
+    result = lskmddm.method_runs([arts], small_settings, ResultCache(None))
+    Y, methods = lskmddm.unpack_outcomes(result["outcomes"]["arts", 0])
+    recorded = result["runs"].set_index("method")
+    for method, (scores, predicted) in methods.items():
+        assert metrics.micro_f1(Y, predicted) == recorded.microF1[method]
+        # posteriors are stored as float32: near-ties may merge, moving AUC by ~1e-5
+        assert metrics.macro_auc(Y, scores) == pytest.approx(recorded.macroAUC[method], abs=1e-4)
 
 
 def test_scaling_exponent_recovers_a_power_law():
@@ -60,22 +74,125 @@ def test_scaling_exponent_recovers_a_power_law():
     assert exponents["cubic"] == pytest.approx(3.0) and exponents["square"] == pytest.approx(2.0)
 
 
-def test_claims_follow_the_means():
+# -- claims on hand-made record tables -----------------------------------------------------
+def one_partition(quality: dict, n: int = 400, labels: int = 6, seed: int = 0):
+    """A runs table and packed outcomes of one partition: each method's predictions are the
+    true labels with a fraction ``1 - quality[method]`` of the entries flipped at random
+    (posteriors: the predictions blurred by noise)."""
+    rng = np.random.default_rng(seed)
+    Y = (rng.random((n, labels)) < 0.3).astype(int)
+    outcomes, rows = {}, []
+    for method in lskmddm.METHODS:
+        flip = rng.random(Y.shape) > quality.get(method, 0.6)
+        predicted = np.where(flip, 1 - Y, Y)
+        scores = np.clip(0.5 * predicted + 0.25 + rng.normal(0, 0.2, Y.shape), 0, 1)
+        outcomes[method] = (scores, predicted)
+        rows.append({"dataset": "d", "rep": 0, "method": method,
+                     **metrics.evaluate(Y, scores, predicted)})
+    return pd.DataFrame(rows), {("d", 0): lskmddm.pack_outcomes(Y, outcomes)}
+
+
+def method_verdicts(quality, seed=0):
+    runs, outcomes = one_partition(quality, seed=seed)
+    cases = lskmddm.claim_cases(runs, outcomes, pd.DataFrame(), pd.DataFrame(),
+                                n_resamples=300)
+    return cases.set_index("claim").verdict
+
+
+def test_method_claims_follow_the_bootstrap_interval():
+    best = method_verdicts({"rLSkMDDM": 0.95, "OLSkMDDM": 0.95})
+    assert (best == "supported").all() and len(best) == 4
+    worst = method_verdicts({"rLSkMDDM": 0.3, "OLSkMDDM": 0.3, "KPCA": 0.9, "KCCA": 0.9})
+    assert (worst == "contradicted").all()
+    tied = method_verdicts(dict.fromkeys(lskmddm.METHODS, 0.7))
+    pairs = tied.drop("rLSkMDDM has the best micro-F1")  # the better of two against two
+    assert (pairs == "inconclusive").all()
+    # against the best of five equal rivals the margin is biased down, never "supported"
+    assert tied["rLSkMDDM has the best micro-F1"] != "supported"
+
+
+def test_bootstrap_case_effect_is_the_test_sets_margin():
+    runs, outcomes = one_partition({"rLSkMDDM": 0.9}, seed=1)
+    case = lskmddm.bootstrap_case(outcomes["d", 0], "microF1", ("rLSkMDDM",), ("KPCA", "KCCA"),
+                                  n_resamples=200)
+    micro = runs.set_index("method").microF1
+    assert case["effect"] == pytest.approx(micro["rLSkMDDM"] - max(micro["KPCA"], micro["KCCA"]))
+    assert case["ci_low"] < case["effect"] < case["ci_high"] and 0 < case["p_value"] <= 1
+
+
+def test_several_partitions_use_the_paired_t_over_them():
+    rows = [{"dataset": "d", "rep": rep, "method": method, "macroAUC": 0.5, "macroF1": 0.5,
+             "microF1": 0.5 + (0.1 + 0.01 * rep if method == "rLSkMDDM" else 0)}
+            for rep in range(4) for method in lskmddm.METHODS]
+    cases = lskmddm.claim_cases(pd.DataFrame(rows), {}, pd.DataFrame(), pd.DataFrame())
+    best = cases.set_index("claim").loc["rLSkMDDM has the best micro-F1"]
+    assert best.test == "paired t" and best.n == 4 and best.verdict == "supported"
+    assert best.effect == pytest.approx(0.115)
+
+
+def speed_table(eig_over_direct, repeats=3):
+    """Timings of kMDDM (eig) and LSkMDDM (direct) at n = 500, 1000, 2000 on two datasets:
+    eig's time = direct's time x eig_over_direct[repeat]."""
     rows = []
-    for method, micro in zip(lskmddm.METHODS, [0.1, 0.2, 0.3, 0.4, 0.6, 0.5]):
-        rows += [{"dataset": "d", "method": method, "rep": 0, "macroAUC": micro, "macroF1": micro,
-                  "microF1": micro, "RL": 0, "OE": 0, "CV": 0, "AP": 0}]
-    claims = lskmddm.check_claims(lskmddm.summarise(pd.DataFrame(rows)), pd.DataFrame(
-        columns=["dataset", "solver", "n", "seconds"]))
-    assert claims.holds.all() and len(claims) == 4
+    for dataset in ("a", "b"):
+        for n in (500, 1000, 2000):
+            for repeat in range(repeats):
+                direct = 1e-7 * n**2
+                rows += [{"dataset": dataset, "n": n, "repeat": repeat, "solver": solver,
+                          "seconds": seconds, "angle": 1e-10, "reference": "kMDDM (eig)"}
+                         for solver, seconds in (("LSkMDDM (direct)", direct), (
+                             "kMDDM (eig)", direct * eig_over_direct[repeat]))]
+    return pd.DataFrame(rows)
 
 
-def test_speed_claim_needs_speed_and_accuracy():
-    timing = pd.DataFrame({
-        "dataset": "d", "n": [1000, 2000, 1000, 2000, 2000],
-        "solver": ["kMDDM (eig)"] * 2 + ["LSkMDDM (direct)"] * 2 + ["LSkMDDM (block LSQR)"],
-        "seconds": [1.0, 8.0, 0.5, 1.0, 2.0], "angle": [0, 0, 1e-10, 1e-10, 0.4]})
-    empty = pd.DataFrame(columns=["dataset", "method", "rep", *lskmddm.SEED_METRICS])
-    claims = lskmddm.check_claims(lskmddm.summarise(empty), timing).set_index("claim").holds
-    assert claims["LSkMDDM (direct) faster than kMDDM (eig) at equal accuracy"]
-    assert not claims["LSkMDDM (block LSQR) faster than kMDDM (eig) at equal accuracy"]
+@pytest.mark.parametrize("ratios, expected", [((8.0, 9.0, 7.5), "supported"),
+                                              ((0.2, 0.25, 0.22), "contradicted"),
+                                              ((1.3, 0.8, 1.05), "inconclusive")])
+def test_speed_claim_follows_the_ratio_interval(ratios, expected):
+    timing = speed_table(ratios)
+    cases = lskmddm.claim_cases(pd.DataFrame(), {}, timing, pd.DataFrame())
+    claims = lskmddm.claims_table(cases, timing).set_index("claim")
+    speed = claims.loc["LSkMDDM (direct) is faster than kMDDM (eig)"]
+    assert speed.verdict == expected and speed.n == 6 and speed.cases == 2
+    assert speed.effect == pytest.approx(np.exp(np.mean(np.log(np.tile(ratios, 2)))))
+    accuracy = claims.loc["LSkMDDM (direct) reaches kMDDM's subspace where it is timed"]
+    assert accuracy.verdict == "supported"
+    assert set(CLAIM_COLUMNS) <= set(claims.reset_index().columns)
+    assert {*CLAIM_COLUMNS, *lskmddm.CASE_KEYS} <= set(cases.columns)
+
+
+def power_law_timing(seed):
+    """Two datasets, two solvers with exponents 3 and 2, log-normal noise (sd 0.05)."""
+    rng = np.random.default_rng(seed)
+    n = np.repeat([500, 1000, 2000, 4000], 3)
+    return pd.DataFrame([{"dataset": d, "solver": solver, "n": size,
+                          "seconds": scale * size**power * np.exp(rng.normal(0, 0.05))}
+                         for d, scale in (("a", 1.0), ("b", 3.0))
+                         for solver, power in (("slow", 3.0), ("fast", 2.0)) for size in n])
+
+
+def test_exponent_gap_recovers_the_power_laws_with_its_coverage():
+    gap = lskmddm.exponent_gap(power_law_timing(0), "slow", "fast")
+    assert gap["effect"] == pytest.approx(1.0, abs=0.05) and gap["verdict"] == "supported"
+    covered = [lskmddm.exponent_gap(power_law_timing(seed), "slow", "fast")
+               for seed in range(200)]
+    coverage = np.mean([g["ci_low"] < 1.0 < g["ci_high"] for g in covered])
+    assert 0.9 <= coverage <= 0.99  # a 95 % interval
+    one = power_law_timing(1).query("dataset == 'a'")  # one dataset: the two separate fits
+    slopes = {s: np.polyfit(np.log(g.n), np.log(g.seconds), 1)[0] for s, g in one.groupby("solver")}
+    assert lskmddm.exponent_gap(one, "slow", "fast")["effect"] == pytest.approx(
+        slopes["slow"] - slopes["fast"])
+
+
+@pytest.mark.parametrize("metric", ["microF1", "macroF1", "macroAUC"])
+def test_resampled_metric_equals_the_metric_on_the_repeated_rows(metric):
+    rng = np.random.default_rng(5)
+    Y = (rng.random((120, 5)) < 0.2).astype(int)
+    Y[:, 2] = 0  # a label without positives: left out of AUC, F1 0
+    values = (np.round(rng.random(Y.shape), 1) if metric == "macroAUC"  # ties included
+              else (rng.random(Y.shape) < 0.25).astype(int))
+    counts = rng.multinomial(len(Y), np.full(len(Y), 1 / len(Y)), size=15)
+    function = metrics.METRICS[metric][0]
+    expected = [function(np.repeat(Y, c, axis=0), np.repeat(values, c, axis=0)) for c in counts]
+    np.testing.assert_allclose(lskmddm.resampled_metric(metric, Y, values, counts), expected,
+                               rtol=1e-12)
