@@ -16,13 +16,19 @@ Work layout. The instances are cut into panels of whole consecutive bags (about
 ``_PANEL_ROWS`` instances each), so every bag pair lies inside one Gram tile and one numba
 pass over a tile finishes its bag pairs (all three distances, fused). In the symmetric case
 only the upper triangle of tiles is formed: a panel's tile with itself by BLAS syrk (half its
-flops), its tile with every later panel by one GEMM; that is n^2 d flops in all, half of one
-full X @ X.T, and each result is written to both (i, j) and (j, i).
+flops; numpy picks syrk for a @ a.T), its tile with every later panel by one GEMM; that is
+n^2 d flops in all, half of one full X @ X.T, and each result is written to both (i, j) and
+(j, i). With several threads, whole panels run in parallel (see :func:`_run_panels`).
 """
 
+import threading
+from concurrent.futures import ThreadPoolExecutor
+from functools import partial
+
+import numba
 import numpy as np
 from numba import njit, prange
-from scipy.linalg.blas import get_blas_funcs
+from threadpoolctl import threadpool_limits
 
 from milab_widgets.core.gram import product_into
 from milab_widgets.core.intrinsics import fmin
@@ -46,7 +52,25 @@ DTYPES = (np.float64, np.float32)
 @njit(cache=True, parallel=True, fastmath=_FAST)
 def _reduce_tile(gram, x_sq, y_sq, x_offsets, y_offsets, row_bag0, col_bag0, lower_only,
                  mirror, d_min, d_max, d_avg):
-    """Reduce one Gram tile to the distances of the bag pairs it holds.
+    """:func:`_reduce_x_bag` for every x bag of the tile, in parallel."""
+    for bag in prange(len(x_offsets) - 1):
+        _reduce_x_bag(np.int64(bag), gram, x_sq, y_sq, x_offsets, y_offsets, row_bag0,
+                      col_bag0, lower_only, mirror, d_min, d_max, d_avg)
+
+
+@njit(cache=True, nogil=True, fastmath=_FAST)
+def _reduce_tile_serial(gram, x_sq, y_sq, x_offsets, y_offsets, row_bag0, col_bag0,
+                        lower_only, mirror, d_min, d_max, d_avg):
+    """:func:`_reduce_x_bag` for every x bag of the tile, on the calling thread (GIL free)."""
+    for i in range(len(x_offsets) - 1):
+        _reduce_x_bag(i, gram, x_sq, y_sq, x_offsets, y_offsets, row_bag0, col_bag0,
+                      lower_only, mirror, d_min, d_max, d_avg)
+
+
+@njit(cache=True, nogil=True, fastmath=_FAST)
+def _reduce_x_bag(i, gram, x_sq, y_sq, x_offsets, y_offsets, row_bag0, col_bag0, lower_only,
+                  mirror, d_min, d_max, d_avg):
+    """Reduce x bag i's rows of one Gram tile to its distances to the tile's y bags.
 
     gram[r, s] = a_r . b_s for the rows of the x bags in ``x_offsets`` and the columns of the
     y bags in ``y_offsets`` (both local, starting at 0); x_sq / y_sq are the local squared
@@ -54,49 +78,46 @@ def _reduce_tile(gram, x_sq, y_sq, x_offsets, y_offsets, row_bag0, col_bag0, low
     ``mirror``, also to [col_bag0 + j, row_bag0 + i]. With ``lower_only`` only pairs i > j
     are reduced (a syrk tile: its entries [r, s] with r >= s).
 
-    Each x bag streams its Gram rows once, front to back (one thread per x bag): per y bag
-    the row minimum, and per column the running column minimum over the x bag's rows.
+    The x bag streams its Gram rows once, front to back: per y bag the row minimum, and
+    per column the running column minimum over the x bag's rows.
     """
-    n_y_bags = len(y_offsets) - 1
-    for bag in prange(len(x_offsets) - 1):
-        i = np.int64(bag)  # prange's index may be unsigned; keep the arithmetic in int64
-        n_bags = i if lower_only else n_y_bags
-        width = y_offsets[n_bags]
-        col_min = np.full(width, np.inf)
-        row_root_sum = np.zeros(n_bags)
-        row_max = np.zeros(n_bags)
-        pair_min = np.full(n_bags, np.inf)
-        for r in range(x_offsets[i], x_offsets[i + 1]):
-            row_sq = x_sq[r]
-            for j in range(n_bags):
-                s0, s1 = y_offsets[j], y_offsets[j + 1]
-                products, col_sq, minima = gram[r, s0:s1], y_sq[s0:s1], col_min[s0:s1]
-                row_min = np.inf
-                for k in range(len(products)):
-                    sq = row_sq + col_sq[k] - 2.0 * products[k]
-                    row_min = fmin(row_min, sq)
-                    minima[k] = fmin(minima[k], sq)
-                row_min = max(row_min, 0.0)
-                row_root_sum[j] += np.sqrt(row_min)
-                row_max[j] = max(row_max[j], row_min)
-                pair_min[j] = min(pair_min[j], row_min)
-        n_rows = x_offsets[i + 1] - x_offsets[i]
+    n_bags = i if lower_only else len(y_offsets) - 1
+    width = y_offsets[n_bags]
+    col_min = np.full(width, np.inf)
+    row_root_sum = np.zeros(n_bags)
+    row_max = np.zeros(n_bags)
+    pair_min = np.full(n_bags, np.inf)
+    for r in range(x_offsets[i], x_offsets[i + 1]):
+        row_sq = x_sq[r]
         for j in range(n_bags):
             s0, s1 = y_offsets[j], y_offsets[j + 1]
-            col_root_sum = 0.0
-            col_max = 0.0
-            for s in range(s0, s1):
-                sq = max(col_min[s], 0.0)
-                col_root_sum += np.sqrt(sq)
-                col_max = max(col_max, sq)
-            at_row, at_col = row_bag0 + i, col_bag0 + j
-            d_min[at_row, at_col] = np.sqrt(pair_min[j])
-            d_max[at_row, at_col] = np.sqrt(max(row_max[j], col_max))
-            d_avg[at_row, at_col] = (row_root_sum[j] + col_root_sum) / (n_rows + s1 - s0)
-            if mirror:
-                d_min[at_col, at_row] = d_min[at_row, at_col]
-                d_max[at_col, at_row] = d_max[at_row, at_col]
-                d_avg[at_col, at_row] = d_avg[at_row, at_col]
+            products, col_sq, minima = gram[r, s0:s1], y_sq[s0:s1], col_min[s0:s1]
+            row_min = np.inf
+            for k in range(len(products)):
+                sq = row_sq + col_sq[k] - 2.0 * products[k]
+                row_min = fmin(row_min, sq)
+                minima[k] = fmin(minima[k], sq)
+            row_min = max(row_min, 0.0)
+            row_root_sum[j] += np.sqrt(row_min)
+            row_max[j] = max(row_max[j], row_min)
+            pair_min[j] = min(pair_min[j], row_min)
+    n_rows = x_offsets[i + 1] - x_offsets[i]
+    for j in range(n_bags):
+        s0, s1 = y_offsets[j], y_offsets[j + 1]
+        col_root_sum = 0.0
+        col_max = 0.0
+        for s in range(s0, s1):
+            sq = max(col_min[s], 0.0)
+            col_root_sum += np.sqrt(sq)
+            col_max = max(col_max, sq)
+        at_row, at_col = row_bag0 + i, col_bag0 + j
+        d_min[at_row, at_col] = np.sqrt(pair_min[j])
+        d_max[at_row, at_col] = np.sqrt(max(row_max[j], col_max))
+        d_avg[at_row, at_col] = (row_root_sum[j] + col_root_sum) / (n_rows + s1 - s0)
+        if mirror:
+            d_min[at_col, at_row] = d_min[at_row, at_col]
+            d_max[at_col, at_row] = d_max[at_row, at_col]
+            d_avg[at_col, at_row] = d_avg[at_row, at_col]
 
 
 def bag_panels(offsets: np.ndarray, max_rows: int) -> list[tuple[int, int]]:
@@ -152,43 +173,68 @@ def hausdorff_matrices(x, x_offsets, y=None, y_offsets=None, dtype=np.float64):
     if symmetric:
         n_bags = len(x_offsets) - 1
         out = tuple(np.zeros((n_bags, n_bags)) for _ in range(3))
-        _symmetric_tiles(x, x_sq, x_offsets, out, [np.empty(0, dtype)])
+        _run_panels(bag_panels(x_offsets, _PANEL_ROWS), dtype, partial(
+            _symmetric_panel, x, x_sq, x_offsets, out))
         return out
     y = np.ascontiguousarray(y - centre, dtype=dtype)
     y_sq = np.einsum("ij,ij->i", y, y, dtype=np.float64)
     out = tuple(np.empty((len(x_offsets) - 1, len(y_offsets) - 1)) for _ in range(3))
-    _cross_tiles(x, x_sq, x_offsets, y, y_sq, y_offsets, out, [np.empty(0, dtype)])
+    rows = max(_PANEL_ROWS, _BLOCK_FLOATS // max(len(y), 1))
+    _run_panels(bag_panels(x_offsets, rows), dtype, partial(
+        _cross_panel, x, x_sq, x_offsets, y, y_sq, y_offsets, out))
     return out
 
 
-def _symmetric_tiles(x, x_sq, offsets, out, scratch) -> None:
-    """Upper triangle of tiles: each panel with itself (syrk) and with all later bags."""
-    syrk = get_blas_funcs("syrk", (x,))
-    n_bags = len(offsets) - 1
-    for first, last in bag_panels(offsets, _PANEL_ROWS):
-        r0, r1 = offsets[first], offsets[last]
-        panel, panel_sq = x[r0:r1], x_sq[r0:r1]
-        local = offsets[first : last + 1] - r0
-        # syrk on the Fortran view panel.T (trans=1): panel @ panel.T, upper triangle filled,
-        # returned in Fortran order, so its transpose is C-ordered with the lower one filled.
-        own = syrk(1.0, panel.T, trans=1).T
-        _reduce_tile(own, panel_sq, panel_sq, local, local, first, first, True, True, *out)
-        if last < n_bags:
-            _gemm_tiles(panel, panel_sq, local, first, x, x_sq, offsets, last, True, out,
-                        scratch)
+def _run_panels(panels, dtype, work) -> None:
+    """``work(panel, reduce, scratch)`` for every panel.
+
+    With several numba threads and at least two panels per thread, whole panels run on a
+    thread pool, each with single-threaded BLAS and the serial reduction: the threads wait
+    for each other once, at the end. (Panel after panel with every thread in each BLAS call
+    and each reduction made the threads wait at every tile; on an oversubscribed machine
+    that cost 3-5x.) Panels write disjoint bag pairs, so they need no lock.
+    """
+    workers = numba.get_num_threads()
+    if workers == 1 or len(panels) < 2 * workers:
+        scratch = [np.empty(0, dtype)]
+        for panel in panels:
+            work(panel, _reduce_tile, scratch)
+        return
+    own = threading.local()
+
+    def run(panel):
+        if not hasattr(own, "scratch"):
+            own.scratch = [np.empty(0, dtype)]
+        work(panel, _reduce_tile_serial, own.scratch)
+
+    with threadpool_limits(1, user_api="blas"), ThreadPoolExecutor(workers) as pool:
+        list(pool.map(run, panels))
 
 
-def _cross_tiles(x, x_sq, x_offsets, y, y_sq, y_offsets, out, scratch) -> None:
-    """Every x panel against all of y."""
-    rows = max(_PANEL_ROWS, _BLOCK_FLOATS // max(len(y), 1))
-    for first, last in bag_panels(x_offsets, rows):
-        r0, r1 = x_offsets[first], x_offsets[last]
-        _gemm_tiles(x[r0:r1], x_sq[r0:r1], x_offsets[first : last + 1] - r0, first,
-                    y, y_sq, y_offsets, 0, False, out, scratch)
+def _symmetric_panel(x, x_sq, offsets, out, panel, reduce, scratch) -> None:
+    """One panel's share of the upper triangle: its tile with itself (numpy computes
+    panel @ panel.T by syrk, half the flops) and with all later bags."""
+    first, last = panel
+    r0, r1 = offsets[first], offsets[last]
+    rows, rows_sq = x[r0:r1], x_sq[r0:r1]
+    local = offsets[first : last + 1] - r0
+    own = product_into(rows, rows, scratch)
+    reduce(own, rows_sq, rows_sq, local, local, first, first, True, True, *out)
+    if last < len(offsets) - 1:
+        _gemm_tiles(rows, rows_sq, local, first, x, x_sq, offsets, last, True, out, reduce,
+                    scratch)
+
+
+def _cross_panel(x, x_sq, x_offsets, y, y_sq, y_offsets, out, panel, reduce, scratch) -> None:
+    """One x panel against all of y."""
+    first, last = panel
+    r0, r1 = x_offsets[first], x_offsets[last]
+    _gemm_tiles(x[r0:r1], x_sq[r0:r1], x_offsets[first : last + 1] - r0, first, y, y_sq,
+                y_offsets, 0, False, out, reduce, scratch)
 
 
 def _gemm_tiles(panel, panel_sq, local, row_bag0, y, y_sq, y_offsets, col_bag0, mirror, out,
-                scratch):
+                reduce, scratch):
     """The panel against the y bags from ``col_bag0`` on: one GEMM + one reduction per
     column range of at most _BLOCK_FLOATS tile entries (or one bag pair, if larger)."""
     columns = y_offsets[col_bag0:] - y_offsets[col_bag0]
@@ -196,6 +242,5 @@ def _gemm_tiles(panel, panel_sq, local, row_bag0, y, y_sq, y_offsets, col_bag0, 
     for first, last in bag_panels(columns, width):
         c0, c1 = y_offsets[col_bag0 + first], y_offsets[col_bag0 + last]
         gram = product_into(panel, y[c0:c1], scratch)
-        _reduce_tile(gram, panel_sq, y_sq[c0:c1], local, columns[first : last + 1] - columns[first],
-                     row_bag0, col_bag0 + first, False, mirror, *out)
-
+        reduce(gram, panel_sq, y_sq[c0:c1], local, columns[first : last + 1] - columns[first],
+               row_bag0, col_bag0 + first, False, mirror, *out)

@@ -75,6 +75,25 @@ def test_query_tiles_equal_brute_force(monkeypatch, rows, floats):
         np.testing.assert_allclose(fast[kind], slow[kind], rtol=1e-9, atol=1e-9)
 
 
+def test_one_thread_path_equals_brute_force(monkeypatch):
+    # one numba thread: panels one after another with the parallel kernel (the other tests,
+    # with several threads and many panels, take the thread-pool path)
+    import numba
+
+    bags = random_bags(12, n_bags=15, max_size=8)
+    _panelled(monkeypatch, 6, 60)
+    previous = numba.get_num_threads()
+    numba.set_num_threads(1)
+    try:
+        fast, fast_query = bag_distances(bags), bag_distances(bags[np.arange(5)], bags)
+    finally:
+        numba.set_num_threads(previous)
+    slow = brute_force_distances(bags, bags)
+    for kind in fast:
+        np.testing.assert_allclose(fast[kind], slow[kind], rtol=1e-9, atol=1e-9)
+        np.testing.assert_allclose(fast_query[kind], slow[kind][:5], rtol=1e-9, atol=1e-6)
+
+
 def test_one_bag():
     bag = random_bags(9, n_bags=1, max_size=5)
     for matrix in bag_distances(bag).values():
