@@ -80,7 +80,7 @@ class Settings:
     """Everything that defines a run; quick mode shrinks the protocol, not the data.
 
     The default full run deviates from the seed's protocol to fit the time a shared 2-core
-    machine allowed (it ran about 7x slower than idle when the committed run was made):
+    machine allowed (its load average was 15-19 when the committed run was made):
     ``runs`` = 5 runs per table cell (the seed: 10), and Figs. 1-2 over ``grid_alphas`` =
     4 of the 8 alpha values (every beta), ``grid_runs`` = 3 runs per cell.
     ``Settings(runs=10, grid_alphas=None, grid_runs=10)`` is the seed's protocol."""
