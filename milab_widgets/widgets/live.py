@@ -29,6 +29,10 @@ import ipywidgets as widgets
 
 __all__ = ["LiveChart", "enable_offline_charts"]
 
+#: vega-embed options: SVG marks (each mark a DOM element: crisp, and a browser test can
+#: click one) and no "..." actions menu (its export links would point at a web editor).
+EMBED_OPTIONS = {"renderer": "svg", "actions": False}
+
 
 def enable_offline_charts() -> None:
     """Make every JupyterChart load its JavaScript from vl-convert's bundle (no CDN).
@@ -64,7 +68,7 @@ class LiveChart(widgets.Box):
         """Show ``chart`` (replacing the one shown; its selections start empty)."""
         if self.widget is None:
             enable_offline_charts()
-            self.widget = alt.JupyterChart(chart)
+            self.widget = alt.JupyterChart(chart, embed_options=EMBED_OPTIONS)
         else:
             self.widget.chart = chart
         self.children = (self.widget,)

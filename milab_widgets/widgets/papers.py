@@ -23,17 +23,18 @@ class Paper:
     venue: str
 
     def citation(self) -> str:
-        return f"{self.authors}. {self.title}. {self.venue}."
+        authors = f"{self.authors}. " if self.authors else ""
+        return f"{authors}{self.title}. {self.venue}."
 
 
 _NOT_GIVEN = "not given in the source text"
 
 PAPERS = {
     "intH": Paper(
-        "intH", f"Authors {_NOT_GIVEN}",
+        "intH", "",
         "Integrated Hausdorff distance for multi-instance learning, its weight tuned by NCA "
         "and golden-section search (Citation-KNN, bag KNN)",
-        f"Chinese journal; venue and year {_NOT_GIVEN} (cites work up to 2012)"),
+        f"Chinese journal; authors, venue and year {_NOT_GIVEN} (it cites work up to 2012)"),
     "MFSEF": Paper(
         "MFSEF", "Cheng Yusheng, Song Fan, Wang Yibin, Qian Kun (Anqing Normal University)",
         "Multi-label feature selection algorithm based on conditional mutual information of "
@@ -43,7 +44,7 @@ PAPERS = {
         "CDVSE", "Xing Hongjie, Wei Yongle (Hebei University)",
         "Selective ensemble of support vector data descriptions based on correntropy and "
         "distance variance",
-        "Computer Science (计算机科学), 2016, DOI 10.11896/j.issn.1002-137X.2016.5.047"),
+        "Computer Science (Jisuanji Kexue), 2016, DOI 10.11896/j.issn.1002-137X.2016.5.047"),
     "TwoViewMIC": Paper(
         "TwoViewMIC", "Cai Hao, Liu Bo",
         "A semi-supervised two-view multiple-instance clustering model",

@@ -44,6 +44,8 @@ BASELINES = ("BAMIC1", "BAMIC2", "BAMIC3", "BAMIC-intH")
 #: REDRAW_RATIO times the last redraw's own duration, so drawing takes at most about a quarter
 #: of the fit's time.
 REDRAW_SECONDS = 0.5
+#: Bags of a clicked confusion cell listed in the panel (all are in ``cell_bags``).
+CELL_ROWS = 12
 REDRAW_RATIO = 3.0
 
 BASELINES_LEGEND = (
@@ -166,9 +168,11 @@ class TwoViewPanel(Panel):
                 "bag": bags, "bag id": np.asarray(data.first.bag_ids)[bags],
                 "class": [data.class_names[c] for c in data.labels[bags]],
                 "cluster": self.model.labels_[bags]}).set_index("bag")
-            show_table(self.cell_output, self.cell_bags,
+            shown = f" (the first {CELL_ROWS} shown)" if len(bags) > CELL_ROWS else ""
+            show_table(self.cell_output, self.cell_bags.head(CELL_ROWS),
                        caption=f"<b>{len(bags)} bag(s)</b> of class "
-                       f"{html.escape(str(data.class_names[true_class]))} in cluster {cluster}:")
+                       f"{html.escape(str(data.class_names[true_class]))} in cluster "
+                       f"{cluster}{shown}:")
 
     def _on_cell_click(self, picked: list) -> None:
         if picked and self.model is not None:

@@ -20,7 +20,12 @@ waits for the kernel to go idle, and then checks the page:
 * at least ``--min-widgets`` ipywidgets views were drawn (not a text repr, not the
   "Loading widget..." placeholder);
 * no output says "Error displaying widget", "Loading widget..." or "Javascript Error", and
-  the browser logged no JavaScript error (uncaught exception or console error).
+  the browser logged no JavaScript error (uncaught exception or console error);
+* nothing was fetched from outside 127.0.0.1: every other request is blocked (and named as
+  a failure), so whatever drew, drew offline;
+* with ``--reload-without-kernel N``: after saving, the page is reloaded with every kernel
+  and session request blocked, and the saved notebook must still show at least N static
+  charts (SVG/PNG outputs) and no widget repr text (a panel shows its one-line note).
 
 A full-page PNG of the notebook goes to ``--out`` (default ``reports/browser/``). Exits 0 when
 everything rendered, 1 with a list of what failed otherwise, 2 when it could not run.
@@ -313,12 +318,85 @@ def state_problems(state: dict, expect: Expect) -> list[str]:
     return problems
 
 
-def drive_browser(url: str, expect: Expect, shot: Path, timeout_ms: float, tour=None):
+def block_outside_requests(page, problems: list[str]) -> None:
+    """Abort every request that does not go to 127.0.0.1 (or stay in the page: data:,
+    blob:), recording each as a problem."""
+
+    def route(route) -> None:
+        url = route.request.url
+        if url.startswith(("http://127.0.0.1", "ws://127.0.0.1", "data:", "blob:")):
+            route.continue_()
+        else:
+            problems.append(f"blocked a request outside 127.0.0.1: {url[:120]}")
+            route.abort()
+
+    page.route("**/*", route)
+
+
+RELOADED_JS = """
+() => {
+  const nb = document.querySelector('.jp-NotebookPanel:not(.lm-mod-hidden) .jp-Notebook');
+  if (!nb) return null;
+  const drawn = el => { const r = el.getBoundingClientRect(); return r.width > 0 && r.height > 0; };
+  const text = nb.innerText;
+  return {
+    cells: nb.querySelectorAll('.jp-Cell').length,
+    static: [...nb.querySelectorAll('.jp-RenderedSVG, .jp-RenderedImage')].filter(drawn).length,
+    reprs: (text.match(/\\w+Panel\\(children=|Lab\\(children=/g) || []).length,
+    notes: (text.match(/\\[milab lab: /g) || []).length,
+  };
+}
+"""
+
+
+def dismiss_kernel_dialogs(page, rounds: int = 3) -> None:
+    """Answer JupyterLab's dialogs about the blocked kernel: "No Kernel" when it asks which
+    kernel to start, "Close" when it says it cannot reach one."""
+    for _ in range(rounds):
+        page.wait_for_timeout(1500)
+        dialog = page.locator(".jp-Dialog")
+        if not dialog.count():
+            return
+        buttons = dialog.locator("button")
+        choice = buttons.filter(has_text="No Kernel")
+        (choice if choice.count() else buttons.filter(has_text="Close")).first.click()
+
+
+def reload_without_kernel(page, url: str, static_charts: int, shot: Path,
+                          timeout_ms: float) -> list[str]:
+    """Reload the saved notebook with kernels and sessions blocked; check that its static
+    charts show and no widget repr does; screenshot it as ``<stem>-no-kernel.png``."""
+    page.route("**/api/kernels**", lambda route: route.abort())
+    page.route("**/api/sessions**", lambda route: route.abort())
+    page.goto(url)
+    page.wait_for_selector(".jp-NotebookPanel .jp-Notebook .jp-Cell", timeout=timeout_ms)
+    try:
+        page.wait_for_function(f"() => {{ const s = ({RELOADED_JS})(); "
+                               f"return s && s.static >= {static_charts}; }}",
+                               timeout=min(timeout_ms, 60_000), polling=250)
+    except Exception:  # noqa: BLE001 -- reported below from the state
+        pass
+    dismiss_kernel_dialogs(page)
+    state = page.evaluate(RELOADED_JS) or {"static": 0, "reprs": 0, "notes": 0}
+    screenshot_notebook(page, shot.with_name(f"{shot.stem}-no-kernel.png"))
+    print(f"check_jupyterlab: reloaded without a kernel: {state}")
+    problems = []
+    if state["static"] < static_charts:
+        problems.append(f"without a kernel: {state['static']} static chart(s) shown, expected "
+                        f"at least {static_charts}")
+    if state["reprs"]:
+        problems.append(f"without a kernel: {state['reprs']} widget repr(s) shown as text")
+    return problems
+
+
+def drive_browser(url: str, expect: Expect, shot: Path, timeout_ms: float, tour=None,
+                  reload_charts: int | None = None):
     """Run the notebook at ``url`` in headless Chromium; screenshot it; save it; then, if
     given, call ``tour(page, folder_of_shot, timeout_ms)`` for more steps in the same page.
 
-    Returns ``(page_state, problems)`` where problems are JavaScript errors, any step that
-    failed in the browser and the problems the tour returns.
+    Returns ``(page_state, problems)`` where problems are JavaScript errors, requests
+    outside 127.0.0.1, any step that failed in the browser, the problems the tour returns,
+    and (``reload_charts``) those of :func:`reload_without_kernel`.
     """
     from playwright.sync_api import Error as PlaywrightError
     from playwright.sync_api import sync_playwright
@@ -333,6 +411,7 @@ def drive_browser(url: str, expect: Expect, shot: Path, timeout_ms: float, tour=
     with sync_playwright() as pw:
         browser = pw.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
         page = browser.new_page(viewport=VIEWPORT)
+        block_outside_requests(page, problems)
         page.on("pageerror", lambda exc: problems.append(f"uncaught JavaScript error: {exc}"))
         page.on("console", on_console)
         try:
@@ -343,6 +422,12 @@ def drive_browser(url: str, expect: Expect, shot: Path, timeout_ms: float, tour=
                 save_notebook(page, 30_000)
             if tour is not None and not state_problems(state, expect):
                 problems += tour(page, shot.parent, timeout_ms)
+            if reload_charts is not None and not state["dialog"]:
+                before = len(problems)
+                reloaded = reload_without_kernel(page, url, reload_charts, shot, timeout_ms)
+                # the blocked kernel and session requests fail, as they should
+                problems[before:] = [p for p in problems[before:] if "net::ERR_FAILED" not in p]
+                problems += reloaded
         except PlaywrightError as exc:
             problems.append(f"browser step failed: {exc.message.splitlines()[0]}")
             page.screenshot(path=str(shot), full_page=True)
@@ -352,7 +437,8 @@ def drive_browser(url: str, expect: Expect, shot: Path, timeout_ms: float, tour=
 
 
 def check_notebook(notebook: Path, out: Path, expect: Expect = Expect(),
-                   timeout: float = 180, tour=None) -> tuple[list[str], dict, Path]:
+                   timeout: float = 180, tour=None,
+                   reload_charts: int | None = None) -> tuple[list[str], dict, Path]:
     """Run ``notebook`` in JupyterLab in headless Chromium and check what rendered (then
     run ``tour``, see :func:`drive_browser`).
 
@@ -373,7 +459,8 @@ def check_notebook(notebook: Path, out: Path, expect: Expect = Expect(),
         copy = copy_cleared(notebook, tmp / "root")
         with jupyter_lab(copy.parent, lab_environment(tmp), tmp / "jupyter.log") as (base, token):
             url = f"{base}/lab/tree/{quote(copy.name)}?token={token}"
-            state, browser_problems = drive_browser(url, expect, shot, timeout * 1000, tour)
+            state, browser_problems = drive_browser(url, expect, shot, timeout * 1000, tour,
+                                                    reload_charts)
         problems = executed_notebook_problems(copy)
     return problems + state_problems(state, expect) + browser_problems, state, shot
 
@@ -389,16 +476,19 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument("--min-widget-charts", type=int, default=0)
     parser.add_argument("--timeout", type=float, default=180,
                         help="seconds to wait for the notebook to run (default: %(default)s)")
+    parser.add_argument("--reload-without-kernel", type=int, metavar="N", default=None,
+                        help="after saving, reload with no kernel; expect N static charts")
     return parser.parse_args(argv)
 
 
 def check_and_report(notebook: Path, out: Path, expect: Expect, timeout: float,
-                     tour=None) -> int:
+                     tour=None, reload_charts: int | None = None) -> int:
     """Run :func:`check_notebook`, print what rendered and what failed; return the exit
     status (0 rendered, 1 failed, 2 could not run)."""
     start = time.monotonic()
     try:
-        problems, state, shot = check_notebook(notebook, out, expect, timeout, tour)
+        problems, state, shot = check_notebook(notebook, out, expect, timeout, tour,
+                                               reload_charts)
     except CheckError as exc:
         print(f"check_jupyterlab: cannot run: {exc}", file=sys.stderr)
         return 2
@@ -418,7 +508,8 @@ def main(argv: list[str] | None = None) -> int:
     """Run the check from the command line; return the process exit status."""
     args = parse_args(argv)
     expect = Expect(args.min_charts, args.min_widgets, args.min_widget_charts)
-    return check_and_report(args.notebook, args.out, expect, args.timeout)
+    return check_and_report(args.notebook, args.out, expect, args.timeout,
+                            reload_charts=args.reload_without_kernel)
 
 
 if __name__ == "__main__":

@@ -47,8 +47,9 @@ from tests.browser.check_jupyterlab import (
 )
 
 INDEX = ROOT / "notebooks" / "index.ipynb"
-#: After Run All the lab shows its first tab (intH), whose f(alpha) curve is a live chart.
-AFTER_RUN_ALL = Expect(charts=1, widgets=10, widget_charts=1)
+#: After Run All the lab shows its first tab (intH): its f(alpha) curve and bag heatmap are
+#: live charts (the panel is built once JupyterLab has drawn the lab).
+AFTER_RUN_ALL = Expect(charts=2, widgets=10, widget_charts=2)
 MISSING_DATA = "DatasetUnavailableError"
 
 LAB_JS = "document.querySelector('.jp-NotebookPanel:not(.lm-mod-hidden) .widget-tab')"
@@ -88,6 +89,7 @@ index => {{
     vega: charts.vega.length,
     images: charts.images.length,
     redrawn: all.filter(el => !el.hasAttribute('data-milab-seen')).length,
+    text: panel.innerText,
   }};
 }}
 """.replace("BAD", repr(list(BAD_OUTPUT_TEXT)))
@@ -137,9 +139,45 @@ def in_turn(*actions: Callable) -> Callable:
     return operate
 
 
+def chart_box(panel, chart: int):
+    """The drawn plot (``svg.marks``) of live chart number ``chart`` of the panel."""
+    return panel.locator(".vega-embed svg.marks").nth(chart)
+
+
+def click_chart(chart: int, x: float, y: float) -> Callable:
+    """Click: a click at (x, y), fractions of the width and height of live chart ``chart``."""
+
+    def operate(panel) -> None:
+        box = chart_box(panel, chart).bounding_box()
+        panel.page.mouse.click(box["x"] + x * box["width"], box["y"] + y * box["height"])
+
+    return operate
+
+
+def click_mark(chart: int, selector: str, index: int = 0) -> Callable:
+    """Click: the ``index``-th SVG element matching ``selector`` in live chart ``chart``."""
+    return lambda panel: chart_box(panel, chart).locator(selector).nth(index).click(force=True)
+
+
+def brush_chart(chart: int, start: tuple, end: tuple) -> Callable:
+    """Click: drag a brush from ``start`` to ``end`` (fractions) in live chart ``chart``."""
+
+    def operate(panel) -> None:
+        box = chart_box(panel, chart).bounding_box()
+        at = [(box["x"] + fx * box["width"], box["y"] + fy * box["height"])
+              for fx, fy in (start, end)]
+        panel.page.mouse.move(*at[0])
+        panel.page.mouse.down()
+        panel.page.mouse.move(*at[1], steps=8)
+        panel.page.mouse.up()
+
+    return operate
+
+
 @dataclass(frozen=True)
 class PanelStep:
-    """One tab of the lab: the control to operate and the charts to find.
+    """One tab of the lab: the control to operate, the charts to find, and one click in a
+    live chart with the text it must bring into the panel.
 
     ``vega`` and ``images`` count the live and PNG charts the panel shows after the action;
     ``redrawn`` how many of them the action draws anew.
@@ -151,6 +189,9 @@ class PanelStep:
     vega: int
     images: int
     redrawn: int
+    click: str = ""
+    clicking: Callable | None = None
+    shows: str = ""
 
     @property
     def slug(self) -> str:
@@ -160,18 +201,32 @@ class PanelStep:
 
 #: One step per tab, in the lab's order (milab_widgets.widgets.lab.LAB_PANELS).
 STEPS = (
-    PanelStep("intH", "Run button (10-fold CV, f(α), heatmap)",
-              click_button("Run"), vega=1, images=1, redrawn=2),
+    # The same setting again draws the same charts (nothing to redraw): change the distance.
+    PanelStep("intH", "distance = minimal, then Run (CV, f(α), heatmap of d_minH)",
+              in_turn(choose_option("distance", 0), click_button("Run")),
+              vega=2, images=0, redrawn=1,
+              click="a click on a heatmap cell (classifies that row's bag)",
+              clicking=click_mark(1, "g.mark-rect path", 2000),
+              shows="done: classifying bag"),
     PanelStep("CDVSE", "slider M = 10 (refits SVDD and CDVSE)",
-              set_slider("M", "10"), vega=2, images=1, redrawn=3),
+              set_slider("M", "10"), vega=3, images=0, redrawn=3,
+              click="a click in the CDVSE plot (the nearest sample's distances)",
+              clicking=click_chart(0, 0.8, 0.5), shows="kept spheres"),
     PanelStep("MFSEF", "slider 'how many' experts = 6 (redraws the expert view)",
-              set_slider("how many", "6"), vega=1, images=1, redrawn=1),
+              set_slider("how many", "6"), vega=1, images=1, redrawn=1,
+              click="a click on a point of the metric curves (that method's features)",
+              clicking=click_mark(0, "g.mark-symbol path", 2), shows="features it selects"),
     # Run refits the model and every baseline; 10 iterations instead of 300 keep it short.
     PanelStep("TwoViewMIC", "slider max iterations = 10, then Run (refits)",
               in_turn(set_slider("max iterations", "10"), click_button("Run")),
-              vega=0, images=2, redrawn=2),
+              vega=2, images=0, redrawn=2,
+              click="a click on a confusion-matrix cell (its bags)",
+              clicking=click_mark(1, "g.mark-rect path", 0), shows="bag(s) of class"),
     PanelStep("LSkMDDM", "dropdown 'colour by' = 2nd label (redraws the scatter)",
-              choose_option("colour by", 1), vega=0, images=1, redrawn=1),
+              choose_option("colour by", 1), vega=1, images=0, redrawn=1,
+              click="a brush over the scatter (label statistics of the rows inside)",
+              clicking=brush_chart(0, (0.15, 0.25), (0.4, 0.55)),
+              shows="held-out rows brushed"),
 )
 
 
@@ -260,14 +315,31 @@ def operate(page, index: int, step: PanelStep, timeout_ms: float) -> list[str]:
     return panel_problems(step, state, after_action=True)
 
 
+def click_in_chart(page, index: int, step: PanelStep, timeout_ms: float) -> list[str]:
+    """Click in the panel's live chart; wait until the panel shows ``step.shows``."""
+    lab = page.locator(".jp-NotebookPanel:not(.lm-mod-hidden) .widget-tab").first
+    panel = lab.locator(".widget-tab-contents").first.locator(":scope > *").nth(index)
+    step.clicking(panel)
+    state = wait_panel(page, index, f"s => {SETTLED} && s.text.includes({step.shows!r})",
+                       timeout_ms)
+    print(f"lab_tour: {step.slug}: {step.click}: {state['status']!r}")
+    problems = [f"error shown: {error}" for error in state["errors"]]
+    if step.shows not in state["text"]:
+        problems.append(f"{step.click} did not show {step.shows!r}")
+    return [f"{step.slug} panel: {p}" for p in problems]
+
+
 def tour_panel(page, index: int, step: PanelStep, out: Path, timeout_ms: float) -> list[str]:
-    """Open tab ``index``, operate its control, check the panel, screenshot the lab."""
+    """Open tab ``index``, operate its control, click in its live chart, check the panel,
+    screenshot the lab."""
     state, problems = open_tab(page, index, step, timeout_ms)
     if state and missing_data(state) and os.environ.get("MILAB_REQUIRE_DATA") != "1":
         print(f"lab_tour: {step.slug}: not operated, data unavailable: {state['errors'][0]}")
         problems = []
     elif not problems:
         problems = operate(page, index, step, timeout_ms)
+        if not problems and step.clicking is not None:
+            problems = click_in_chart(page, index, step, timeout_ms)
     screenshot_lab(page, out / f"lab-{step.slug}.png")
     return problems
 

@@ -55,12 +55,17 @@ def run_check(notebook: Path, out: Path, *options: str) -> subprocess.CompletedP
     return run_module("check_jupyterlab", str(notebook), "--out", str(out), *options)
 
 
-def test_probe_notebook_renders_charts_and_widgets(tmp_path):
-    """Top-level chart, widget panel, and chart inside an Output widget all render."""
-    result = run_check(PROBE, tmp_path, "--min-charts", "2", "--min-widgets", "3",
-                       "--min-widget-charts", "1")
+def test_probe_notebook_renders_offline_and_its_saved_copy_shows_charts_without_a_kernel(
+        tmp_path):
+    """A static SVG chart and a panel's live JupyterChart draw with every request outside
+    127.0.0.1 blocked; saved and reloaded with kernels blocked, the static chart still shows
+    and the panel shows its one-line note, not a repr."""
+    result = run_check(PROBE, tmp_path, "--min-charts", "1", "--min-widgets", "3",
+                       "--min-widget-charts", "1", "--reload-without-kernel", "1")
     assert result.returncode == 0, result.stdout + result.stderr
+    assert "reloaded without a kernel: {" in result.stdout
     assert (tmp_path / "render_probe.png").read_bytes().startswith(PNG)
+    assert (tmp_path / "render_probe-no-kernel.png").read_bytes().startswith(PNG)
 
 
 def test_check_fails_on_blank_chart_missing_widgets_and_errors(tmp_path):
@@ -87,25 +92,26 @@ def test_check_fails_on_blank_chart_missing_widgets_and_errors(tmp_path):
 
 @pytest.mark.timeout(900)
 def test_lab_tour_operates_one_control_in_every_panel(tmp_path):
-    """The index notebook's lab: each tab's panel is built, one control redraws its charts,
-    no error box; one screenshot per panel."""
+    """The index notebook's lab, offline: each tab's panel is built, one control redraws its
+    live charts, one click (or brush) in a live chart changes what the panel shows, no error
+    box; one screenshot per panel after its click."""
     result = run_module("lab_tour", "--out", str(tmp_path), "--timeout", "300", timeout=850)
     assert result.returncode == 0, result.stdout + result.stderr
     for step in STEPS:
-        assert f"lab_tour: {step.slug}: " in result.stdout
+        assert f"lab_tour: {step.slug}: {step.click}: " in result.stdout
         assert (tmp_path / f"lab-{step.slug}.png").read_bytes().startswith(PNG)
 
 
 def test_tour_flags_errors_missing_and_stale_charts():
     """The tour's verdict on a panel's DOM state: each defect is named, data-only errors
     are recognised as missing data, a complete redrawn panel passes."""
-    step = STEPS[1]  # CDVSE: 2 Vega + 1 PNG chart, all 3 redrawn by the slider
+    step = STEPS[1]  # CDVSE: 3 live charts, all 3 redrawn by the slider
     good = {"kernel": "idle", "status": "done: fitting (0.5 s)", "errors": [], "bad": [],
-            "widgets": 20, "vega": 2, "images": 1, "redrawn": 3}
+            "widgets": 20, "vega": 3, "images": 0, "redrawn": 3}
     assert panel_problems(step, good, after_action=True) == []
     stale = dict(good, redrawn=2, vega=1, status="working: fitting...")
     problems = "\n".join(panel_problems(step, stale, after_action=True))
-    for expected in ("status 'working: fitting...'", "Vega charts: 1 drawn, expected 2",
+    for expected in ("status 'working: fitting...'", "Vega charts: 1 drawn, expected 3",
                      "redrew 2 chart(s), expected 3"):
         assert expected in problems
     assert panel_problems(step, stale, after_action=False) != []
