@@ -13,28 +13,30 @@ import altair as alt
 import numpy as np
 import pandas as pd
 
-from milab_widgets.evaluation.claim_tests import CLAIM_COLUMNS, VERDICTS
+from milab_widgets.evaluation.claim_tests import CLAIM_COLUMNS, VERDICTS, null_of
 from milab_widgets.exceptions import InputError
 
 #: Verdict colours from the lab palette: green, vermillion, grey.
 VERDICT_COLOURS = {"supported": "#009E73", "contradicted": "#D55E00", "inconclusive": "#999999"}
 
 
-def forest_chart(table: pd.DataFrame, *, label: str = "claim", null: float = 0.0,
+def forest_chart(table: pd.DataFrame, *, label: str = "claim", null: float | None = None,
                  effect_title: str = "effect (favours the claim →)", title: str = "",
                  facet: str | None = None, width: int = 360) -> alt.Chart:
     """Effect and interval per row of ``table``, one line per ``label`` value (e.g.
     ``"claim"``, or a case column); ``facet`` (a column) splits rows into panels with their
-    own x scales, for effects in different units."""
+    own x scales, for effects in different units. The dashed rule marks ``null``, by default
+    each row's own (1 for timing ratios, 0 otherwise: see ``claim_tests.null_of``)."""
     missing = [c for c in CLAIM_COLUMNS[1:6] + [label] + ([facet] if facet else [])
                if c not in table.columns]
     if missing:
         raise InputError(f"forest_chart needs the columns {missing}; pass a claims table "
                          "(see milab_widgets.evaluation.claim_tests.CLAIM_COLUMNS).")
-    data = _plotted(table, label)
+    data = _plotted(table, label).assign(
+        null=table.test.map(null_of) if null is None else float(null))
     base = alt.Chart().encode(
         y=alt.Y("row:N", sort=list(dict.fromkeys(data["row"])), title=None,
-                axis=alt.Axis(labelLimit=320)),
+                axis=alt.Axis(labelLimit=420)),
         color=alt.Color("verdict:N", scale=alt.Scale(domain=list(VERDICTS),
                                                      range=[VERDICT_COLOURS[v] for v in VERDICTS]),
                         title="verdict"),
@@ -45,7 +47,7 @@ def forest_chart(table: pd.DataFrame, *, label: str = "claim", null: float = 0.0
     intervals = base.mark_rule(strokeWidth=2).encode(x=alt.X("low:Q", title=effect_title),
                                                      x2="high:Q")
     points = base.mark_point(filled=True, size=70).encode(x=x)
-    zero = alt.Chart().mark_rule(color="#555555", strokeDash=[4, 3]).encode(x=alt.datum(null))
+    zero = alt.Chart().mark_rule(color="#555555", strokeDash=[4, 3]).encode(x="null:Q")
     height = 22 * max(1, data.groupby(facet).size().max() if facet else len(data))
     layered = alt.layer(zero, intervals, points, data=data).properties(width=width,
                                                                          height=height)

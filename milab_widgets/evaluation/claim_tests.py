@@ -63,7 +63,8 @@ from milab_widgets.evaluation.ranking_stats import nemenyi_cd
 from milab_widgets.exceptions import InputError
 
 __all__ = ["CASE_COUNT_COLUMNS", "CLAIM_COLUMNS", "FEW_DATASETS_NOTE", "VERDICTS",
-           "across_datasets", "claims_over_datasets", "describe", "paired_case",
+           "RATIO_TESTS", "across_datasets", "claims_over_datasets", "describe", "null_of",
+           "paired_case",
            "rank_gap_case", "ratio_case", "verdict", "verdict_counts", "verdict_lines",
            "walsh_averages"]
 
@@ -71,6 +72,8 @@ __all__ = ["CASE_COUNT_COLUMNS", "CLAIM_COLUMNS", "FEW_DATASETS_NOTE", "VERDICTS
 CLAIM_COLUMNS = ["claim", "effect", "ci_low", "ci_high", "p_value", "verdict", "test", "n"]
 VERDICTS = ("supported", "contradicted", "inconclusive")
 METHODS = ("t", "corrected_t", "bootstrap")
+#: The ``test`` of :func:`ratio_case`'s rows, whose null is 1 (equally fast), not 0.
+RATIO_TESTS = ("paired t on log time ratios", "Welch t on log times")
 #: Above this many datasets the signed-rank null distribution is taken as normal.
 EXACT_WILCOXON_MAX = 50
 
@@ -130,10 +133,10 @@ def ratio_case(times_a, times_b, *, confidence: float = 0.95, paired: bool | Non
         if len(a) != len(b):
             raise InputError(f"paired timings need equal lengths, got {len(a)} and {len(b)}.")
         case = paired_case(b - a, confidence=confidence)
-        test = "paired t on log time ratios"
+        test = RATIO_TESTS[0]
     else:
         case = _welch(b, a, confidence)
-        test = "Welch t on log times"
+        test = RATIO_TESTS[1]
     bounds = {key: float(np.exp(case[key])) for key in ("effect", "ci_low", "ci_high")}
     return _case(bounds["effect"], bounds["ci_low"], bounds["ci_high"], case["p_value"], test,
                  case["n"], null=1.0)
@@ -173,6 +176,11 @@ def walsh_averages(values) -> np.ndarray:
     v = np.asarray(values, dtype=float)
     i, j = np.triu_indices(len(v))
     return (v[i] + v[j]) / 2.0
+
+
+def null_of(test: str) -> float:
+    """The null value of a row by its ``test``: 1 for timing ratios, 0 otherwise."""
+    return 1.0 if test in RATIO_TESTS else 0.0
 
 
 def verdict_counts(table) -> dict[str, int]:

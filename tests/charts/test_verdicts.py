@@ -30,15 +30,19 @@ def test_forest_chart_draws_effects_and_only_finite_intervals():
     colour = next(layer["encoding"]["color"] for layer in spec["layer"] if "color" in
                   layer.get("encoding", {}))
     assert colour["scale"]["range"] == list(VERDICT_COLOURS.values())
-    assert any(layer.get("encoding", {}).get("x", {}).get("datum") == 0.0
+    assert {row["null"] for row in rows.values()} == {0.0}
+    assert any(layer.get("encoding", {}).get("x", {}).get("field") == "null"
                for layer in spec["layer"])
 
 
-def test_forest_chart_facets_by_a_column_and_draws_the_null_given():
+def test_forest_chart_draws_each_rows_null_or_the_one_given():
+    table = claims_table().assign(test=["wilcoxon", "paired t on log time ratios",
+                                        "Welch t on log times"])
+    rows = drawn_rows(forest_chart(table).to_dict())
+    assert [rows[c]["null"] for c in ("A beats B", "A beats C", "A beats D")] == [0, 1, 1]
     spec = forest_chart(claims_table(), facet="metric", null=1.0).to_dict()
     assert spec["facet"]["row"]["field"] == "metric"
-    assert any(layer.get("encoding", {}).get("x", {}).get("datum") == 1.0
-               for layer in spec["spec"]["layer"])
+    assert {row["null"] for row in drawn_rows(spec).values()} == {1.0}
 
 
 def test_forest_chart_names_missing_columns():

@@ -256,3 +256,11 @@ def test_claims_over_datasets_average_cases_per_dataset_and_count_verdicts():
     lines = verdict_lines(claims_over_datasets(cases), cases="per dataset")
     assert lines[0].endswith("per dataset: 1 supported, 1 contradicted, 2 inconclusive")
     assert lines[-1].startswith("With N <= 5 datasets")  # 3 datasets: unbounded interval
+
+
+def test_timing_rows_name_their_null_of_one():
+    from milab_widgets.evaluation.claim_tests import null_of
+
+    assert null_of(ratio_case([1.0, 1.1], [2.0, 2.1])["test"]) == 1.0
+    assert null_of(ratio_case([1.0, 1.1], [2.0, 2.1, 2.2])["test"]) == 1.0
+    assert null_of(paired_case([0.1, 0.2])["test"]) == 0.0
