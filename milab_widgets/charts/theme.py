@@ -7,9 +7,12 @@ grid lines and no frame around the plot.
 Charts reach the user two ways (measured with Altair 6.3 and JupyterLab 4.6 offline; see
 DESIGN.md, "Charts in JupyterLab"):
 
-* in notebooks and reports, as static SVG rendered by vl-convert (:func:`use_lab_charts`
-  enables Altair's "svg" renderer): an executed notebook shows every chart without a kernel,
-  in JupyterLab, on GitHub and in the documentation, and nbformat accepts the output;
+* in notebooks and reports, as static images rendered by vl-convert (:func:`use_lab_charts`
+  enables the "milab-static" renderer: SVG and PNG of each chart): an executed notebook
+  shows every chart without a kernel, in JupyterLab, on GitHub and in the documentation,
+  and nbformat accepts the output. Both formats, because JupyterLab does not render SVG
+  in an untrusted notebook (any notebook papermill executed, until the user trusts it):
+  there it shows the PNG; a trusted one shows the sharper SVG;
 * in the lab's panels, as live ``alt.JupyterChart`` widgets loaded offline
   (:mod:`milab_widgets.widgets.live`), whose selections drive the panel.
 
@@ -19,6 +22,7 @@ call :func:`use_lab_charts` to switch it on.
 
 from __future__ import annotations
 
+import base64
 from collections.abc import Iterable
 from pathlib import Path
 
@@ -73,16 +77,38 @@ def lab_theme() -> alt.theme.ThemeConfig:
     )
 
 
+def static_images(spec: dict, **metadata) -> tuple[dict, dict]:
+    """Altair renderer: the chart as ``image/svg+xml`` and ``image/png`` (vl-convert, no
+    browser, no network). JupyterLab shows the SVG in a trusted notebook and the PNG in an
+    untrusted one (SVG can carry scripts, so untrusted notebooks do not render it)."""
+    import vl_convert
+    from altair.utils._importers import vl_version_for_vl_convert
+
+    version = vl_version_for_vl_convert()
+    png = vl_convert.vegalite_to_png(spec, vl_version=version, scale=PNG_SCALE)
+    width = int.from_bytes(png[16:20], "big")  # the PNG header's IHDR width, in pixels
+    bundle = {"image/svg+xml": vl_convert.vegalite_to_svg(spec, vl_version=version),
+              "image/png": base64.b64encode(png).decode("ascii")}
+    # shown at the chart's own size (the PNG has PNG_SCALE pixels per point)
+    return bundle, {"image/png": {"width": round(width / PNG_SCALE)}}
+
+
+STATIC_RENDERER = "milab-static"
+#: Resolution of the notebooks' PNG charts (2: sharp on high-density screens).
+PNG_SCALE = 2.0
+alt.renderers.register(STATIC_RENDERER, static_images)
+
+
 def use_lab_charts() -> None:
-    """Enable the lab theme and the static SVG renderer for this process.
+    """Enable the lab theme and the static image renderer for this process.
 
     Call once at the top of a notebook (the lab's panels and notebooks do). A displayed
-    chart is then an ``image/svg+xml`` output rendered by vl-convert (no browser, no
-    network): kept in the saved notebook and drawn wherever it is opened, with no kernel.
-    The panels' live charts do not depend on the renderer (they are widgets).
+    chart is then an SVG + PNG output rendered by vl-convert (:func:`static_images`): kept
+    in the saved notebook and drawn wherever it is opened, with no kernel. The panels'
+    live charts do not depend on the renderer (they are widgets).
     """
     alt.theme.enable(THEME_NAME)
-    alt.renderers.enable("svg")
+    alt.renderers.enable(STATIC_RENDERER)
 
 
 def save_chart(

@@ -362,8 +362,35 @@ def dismiss_kernel_dialogs(page, rounds: int = 3) -> None:
         (choice if choice.count() else buttons.filter(has_text="Close")).first.click()
 
 
+def check_saved_notebook(notebook: Path, out: Path, static_charts: int, notes: int = 0,
+                         timeout: float = 120) -> list[str]:
+    """Open ``notebook`` as it is saved (e.g. executed by papermill: untrusted), with every
+    kernel and session request blocked and nothing outside 127.0.0.1 reachable; it must
+    show ``static_charts`` static charts, ``notes`` panel notes and no widget repr.
+    Screenshot: ``<out>/<stem>-no-kernel.png``. Returns the problems."""
+    from playwright.sync_api import sync_playwright
+
+    out.mkdir(parents=True, exist_ok=True)
+    problems: list[str] = []
+    with tempfile.TemporaryDirectory(prefix="milab-saved-") as tmp_name:
+        tmp = Path(tmp_name)
+        (tmp / "root").mkdir()
+        copy = tmp / "root" / notebook.name
+        copy.write_bytes(notebook.read_bytes())
+        with jupyter_lab(copy.parent, lab_environment(tmp), tmp / "jupyter.log") as (base, token):
+            url = f"{base}/lab/tree/{quote(copy.name)}?token={token}"
+            with sync_playwright() as pw:
+                browser = pw.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
+                page = browser.new_page(viewport=VIEWPORT)
+                block_outside_requests(page, problems)
+                problems += reload_without_kernel(page, url, static_charts, out / copy.name,
+                                                  timeout * 1000, notes)
+                browser.close()
+    return [p for p in problems if "net::ERR_FAILED" not in p]
+
+
 def reload_without_kernel(page, url: str, static_charts: int, shot: Path,
-                          timeout_ms: float) -> list[str]:
+                          timeout_ms: float, notes: int = 0) -> list[str]:
     """Reload the saved notebook with kernels and sessions blocked; check that its static
     charts show and no widget repr does; screenshot it as ``<stem>-no-kernel.png``."""
     page.route("**/api/kernels**", lambda route: route.abort())
@@ -386,6 +413,9 @@ def reload_without_kernel(page, url: str, static_charts: int, shot: Path,
                         f"at least {static_charts}")
     if state["reprs"]:
         problems.append(f"without a kernel: {state['reprs']} widget repr(s) shown as text")
+    if state["notes"] < notes:
+        problems.append(f"without a kernel: {state['notes']} panel note(s) shown, expected "
+                        f"{notes}")
     return problems
 
 

@@ -68,6 +68,23 @@ def test_probe_notebook_renders_offline_and_its_saved_copy_shows_charts_without_
     assert (tmp_path / "render_probe-no-kernel.png").read_bytes().startswith(PNG)
 
 
+def test_a_papermill_executed_notebook_shows_its_charts_and_panel_note_without_a_kernel(
+        tmp_path):
+    """Executed by papermill (so untrusted in JupyterLab, which then hides SVG) and opened
+    with kernels blocked: the chart shows (its PNG) and the panel cell its one-line note."""
+    import papermill
+
+    from tests.browser.check_jupyterlab import check_saved_notebook
+
+    executed = tmp_path / "executed" / "render_probe.ipynb"
+    executed.parent.mkdir()
+    papermill.execute_notebook(str(PROBE), str(executed), cwd=str(tmp_path),
+                               kernel_name="python3", progress_bar=False)
+    problems = check_saved_notebook(executed, tmp_path, static_charts=1, notes=1)
+    assert not problems, problems
+    assert (tmp_path / "render_probe-no-kernel.png").read_bytes().startswith(PNG)
+
+
 def test_check_fails_on_blank_chart_missing_widgets_and_errors(tmp_path):
     """Altair's default renderer (CDN Vega) draws nothing offline; the check must say so."""
     nb = nbformat.v4.new_notebook()

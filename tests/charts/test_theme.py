@@ -1,5 +1,6 @@
 """The lab theme, the notebook renderer and static export (milab_widgets.charts.theme)."""
 
+import base64
 import re
 import socket
 import subprocess
@@ -54,8 +55,13 @@ def test_import_registers_theme_without_enabling_it():
 
 
 def test_use_lab_charts_displays_static_svg_offline(lab_charts, no_network):
-    data, _ = DisplayFormatter().format(bar_chart())
+    data, metadata = DisplayFormatter().format(bar_chart())
     assert SVG in data
+    png = base64.b64decode(data["image/png"])  # what an untrusted notebook shows
+    assert png.startswith(PNG_SIGNATURE)
+    width = int(ET.fromstring(data[SVG]).get("width"))
+    assert metadata["image/png"]["width"] == width  # shown at the SVG's size, not doubled
+    assert int.from_bytes(png[16:20], "big") == 2 * width
     assert "text/html" not in data  # no CDN-loading HTML: it is blank offline
     assert not any("vegalite" in mimetype for mimetype in data)  # nbformat rejects v6's
     root = ET.fromstring(data[SVG])
