@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import numpy as np
 import scipy.sparse
-from sklearn.utils.validation import check_is_fitted, validate_data
 
 from milab_widgets.exceptions import InputError
 
@@ -29,6 +28,10 @@ def check_features(estimator, X, *, reset: bool, sparse: bool = False, min_sampl
     ``min_samples`` rows; ``reset=False`` (predict, transform) first raises
     ``NotFittedError`` on an unfitted estimator, then checks the features against the fit.
     """
+    # Imported here: the data containers share this module and must not pull in
+    # scikit-learn on `import milab_widgets.data` (tests/test_lazy.py).
+    from sklearn.utils.validation import check_is_fitted, validate_data
+
     if not reset:
         check_is_fitted(estimator)
     X = validate_data(estimator, X, reset=reset, accept_sparse="csr" if sparse else False,
