@@ -102,10 +102,10 @@ HEADLINES: dict[str, PaperSpec] = {
          Headline("table5_6_ranking", "Tables 5-6: ranking metrics on the Yahoo sets",
                   collapsed=True)),
         ("fig4_time", "tables3_4", "table2"),
-        "The seed's tables were lost in extraction: there are no published numbers to set "
+        "The paper's tables were lost in extraction: there are no published numbers to set "
         "ours beside, only the claims its text makes."),
     "TwoViewMIC": PaperSpec(
-        (Headline("paper_comparison", "Best method and its margin (points): the seed's quoted "
+        (Headline("paper_comparison", "Best method and its margin (points): the paper's quoted "
                   "ones beside ours (digits-a)"),
          Headline("table1_digits-a", "Table 1: ACC (%) on digits-a"),
          Headline("table2_digits-b", "Table 2: ACC (%) on digits-b")),

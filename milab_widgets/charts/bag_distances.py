@@ -1,4 +1,4 @@
-"""Charts for the integrated-Hausdorff paper (seed 000): the NCA objective and bag distances.
+"""Charts for the integrated-Hausdorff paper (the intH paper): the NCA objective and bag distances.
 
 Pure builders: arrays in, an Altair chart out, nothing displayed and no global state changed.
 """
@@ -23,7 +23,7 @@ def nca_curve_chart(
 
     f(alpha) = sum_i sum_{j: y_j = y_i} p_ij is the expected number of bags a stochastic
     leave-one-out neighbour classifies correctly under d_intH = alpha d_minH + (1 - alpha)
-    d_maxH (seed 000, eqs. 6-8); NCA + golden-section search picks its maximiser.
+    d_maxH (the intH paper, eqs. 6-8); NCA + golden-section search picks its maximiser.
 
     Parameters
     ----------
@@ -81,7 +81,7 @@ def distance_heatmap_chart(matrix, labels, title: str, max_bags: int = 120, *,
     Parameters
     ----------
     matrix : (n, n) array
-        Bag distances, e.g. d_minH, d_maxH or d_intH (seed 000, eqs. 1-5).
+        Bag distances, e.g. d_minH, d_maxH or d_intH (the intH paper, eqs. 1-5).
     labels : (n,) array of 0/1
         Bag labels.
     title : str

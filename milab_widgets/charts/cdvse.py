@@ -54,7 +54,7 @@ def boundary_chart(boundaries: pd.DataFrame, points: pd.DataFrame, scores: pd.Da
 
 def scores_chart(summary: pd.DataFrame, split: str = "test") -> alt.Chart:
     """Tables 3-4 as a chart: our mean ± std g-mean per method and dataset (dots, whiskers)
-    and the seed's mean (black ticks)."""
+    and the paper's mean (black ticks)."""
     data = summary[summary.split == split].assign(
         method_name=lambda t: t["method"].map(METHODS),
         low=lambda t: t["mean"] - t["std"].fillna(0), high=lambda t: t["mean"] + t["std"].fillna(0))
@@ -72,11 +72,11 @@ def scores_chart(summary: pd.DataFrame, split: str = "test") -> alt.Chart:
     return (whiskers + ours + paper).properties(width=110, height=150).facet(
         facet=alt.Facet("dataset:N", sort=order, title=None), columns=6,
     ).resolve_scale(y="independent").properties(
-        title=f"{split.capitalize()} g-mean: ours (mean ± std) and the seed's (black tick)")
+        title=f"{split.capitalize()} g-mean: ours (mean ± std) and the paper's (black tick)")
 
 
 def kept_chart(parameters: pd.DataFrame, *, n_estimators: int | None = None) -> alt.Chart:
-    """Table 2's last column: SVDDs CDVSE keeps (ours: mean ± std) against the seed's.
+    """Table 2's last column: SVDDs CDVSE keeps (ours: mean ± std) against the paper's.
 
     ``n_estimators`` (M, the base SVDDs before selection) goes into the axis title; None
     leaves it out.

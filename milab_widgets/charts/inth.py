@@ -1,4 +1,4 @@
-"""Charts of seed 000's experiments, built from :mod:`milab_widgets.experiments.inth` tables."""
+"""Charts of the intH paper's experiments, built from :mod:`milab_widgets.experiments.inth` tables."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ import pandas as pd
 
 from milab_widgets.experiments.inth import CLASSIFIERS, METRICS
 
-#: Display order of the distances, minH ... adaH, as in the seed's tables.
+#: Display order of the distances, minH ... adaH, as in the paper's tables.
 METRIC_ORDER = ["minH", "maxH", "intH", "aveH", "adaH"]
 #: Dataset panels per row: three 190 px panels and the legend fit a 960 px notebook output.
 FACET_COLUMNS = 3

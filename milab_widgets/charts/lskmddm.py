@@ -1,4 +1,4 @@
-"""Charts of seed 004's experiments, built from :mod:`milab_widgets.experiments.lskmddm` tables."""
+"""Charts of the LSkMDDM paper's experiments, built from :mod:`milab_widgets.experiments.lskmddm` tables."""
 
 from __future__ import annotations
 
@@ -117,13 +117,13 @@ def _size_lines(data: pd.DataFrame, y: str, y_title: str, series: str, series_ti
 
 
 def claims_chart(claims: pd.DataFrame) -> alt.Chart:
-    """The seed's claims: one mark per dataset and claim, green where it holds."""
+    """The paper's claims: one mark per dataset and claim, green where it holds."""
     return alt.Chart(claims).mark_square(size=160).encode(
         x=alt.X("dataset:N", title=None), y=alt.Y("claim:N", title=None),
         color=alt.Color("holds:N", scale=alt.Scale(domain=[True, False],
                                                    range=["#009E73", "#D55E00"])),
         tooltip=["dataset", "claim", "holds", "detail"],
-    ).properties(title="Seed 004's claims on our runs")
+    ).properties(title="The LSkMDDM paper's claims on our runs")
 
 
 def embedding_chart(embedding: np.ndarray, has_label: np.ndarray, label_name: str,

@@ -9,7 +9,7 @@ import pandas as pd
 from milab_widgets.charts.theme import PALETTE
 from milab_widgets.experiments.twoview import METHODS
 
-#: Rule colours: the seed's H rule vermillion, ours blue.
+#: Rule colours: the paper's H rule vermillion, ours blue.
 UPDATE_COLOURS = alt.Scale(domain=["monotone", "paper"], range=[PALETTE[0], PALETTE[3]])
 
 
@@ -61,7 +61,7 @@ def grid_heatmap(means: pd.DataFrame, method: str, title: str) -> alt.Chart:
 
 
 def convergence_chart(convergence: pd.DataFrame, method: str, title: str) -> alt.Chart:
-    """Figs. 3-4: the objective over the iterations of ``method``, both H rules (the seed's
+    """Figs. 3-4: the objective over the iterations of ``method``, both H rules (the paper's
     dashed, drawn over ours where they coincide), one row of panels per beta (log scale: the
     seed's rule can jump by orders of magnitude)."""
     data = convergence[convergence["method"] == method]

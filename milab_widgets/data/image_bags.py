@@ -1,6 +1,6 @@
-"""Real images turned into bags by four bag generators: the stand-in for seed 003's NUS-WIDE.
+"""Real images turned into bags by four bag generators: the stand-in for the TwoViewMIC paper's NUS-WIDE.
 
-NUS-WIDE (the seed's data: text + image views of 6-class subsets, images turned into bags by
+NUS-WIDE (the paper's data: text + image views of 6-class subsets, images turned into bags by
 K-means segmentation, LBP and SIFT bag generators, after Wei & Zhou, "An empirical study on
 image bag generators for multi-instance learning", Machine Learning 105:155-198, 2016) cannot
 be obtained here. The closest real data an installed package ships is scikit-learn's
@@ -10,7 +10,7 @@ seen in two views:
 
 * first view, ``"patches"`` (stand-in for the text view): the raw pixels of every 4 x 4 patch
   at stride 2 (9 instances x 16 features);
-* second view, by one of three generators mirroring the seed's:
+* second view, by one of three generators mirroring the paper's:
   ``"kmeansseg"`` — k-means segmentation of the pixels in (intensity, row, column) space,
   one instance per segment: mean and std of its intensity, its centroid, its share of the
   image (<= 4 instances x 5 features);
@@ -21,7 +21,7 @@ seen in two views:
   magnitude-weighted) of the 2 x 2 cells of every 4 x 4 patch at stride 2, normalised,
   clipped at 0.2 and renormalised (9 instances x 32 features).
 
-These are digits, not web photos with tags: accuracies are not comparable with the seed's.
+These are digits, not web photos with tags: accuracies are not comparable with the paper's.
 """
 
 from __future__ import annotations

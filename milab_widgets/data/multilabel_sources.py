@@ -6,7 +6,7 @@ and load, whatever the source.
 
 * yeast, scene: MULAN's ARFF + XML files with MULAN's fixed train/test split.
 * The 11 Yahoo web-page sets (Ueda & Saito 2002) in the ML-kNN / MDDM .mat layout with its
-  2000/3000 split; names are lower case (seed 001's "Artificial" is ``arts``).
+  2000/3000 split; names are lower case (the MFSEF paper's "Artificial" is ``arts``).
 * rcv1subset1..5 (top 944 features): 6000 documents, 101 topics, binary features, no split.
 """
 
@@ -111,7 +111,7 @@ def _yahoo_spec(name: str) -> DatasetSpec:
             f"Yahoo '{title}' web pages (Ueda & Saito 2002) as distributed with ML-kNN/MDDM: "
             f"{features} word-frequency features scaled to [0, 1], {labels} sub-categories, "
             "fixed split 2000 train / 3000 test."
-            + (" Seed 001 calls this set 'Artificial'." if name == "arts" else "")
+            + (" The MFSEF paper calls this set 'Artificial'." if name == "arts" else "")
         ),
         loader=load_matlab_multilabel, counts=_counts(5000, features, labels, 2000, 3000),
     )

@@ -1,6 +1,6 @@
 """Two-view bag collections (`TwoViewBags`) and the folder format users store them in.
 
-Seed 003 clusters objects seen in two views: a first view (NUS-WIDE's text) and a second view
+The TwoViewMIC paper clusters objects seen in two views: a first view (NUS-WIDE's text) and a second view
 produced by one of several bag generators (K-means segmentation, LBP, SIFT bags of the
 image). A `TwoViewBags` holds exactly that: the true classes, the first view, and the second
 view by each generator. The problem for generator g is ``data.views(g) == [first, second[g]]``.

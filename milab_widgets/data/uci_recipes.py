@@ -1,7 +1,7 @@
-"""Preparation recipes of the one-class UCI benchmarks (seed 002, Table 1).
+"""Preparation recipes of the one-class UCI benchmarks (the CDVSE paper, Table 1).
 
 Each ``load_<dataset>(paths, name)`` reads the registered file and applies the recipe of the
-shared data's ``uci/SOURCES.md``, so the class counts equal the seed's Table 1:
+shared data's ``uci/SOURCES.md``, so the class counts equal the paper's Table 1:
 
 ============== ================================ ======================== ==========================
 dataset        file                             normal (+1) / outlier    preparation
@@ -75,7 +75,7 @@ HOUSING_FEATURES = ("crim", "zn", "indus", "chas", "nox", "rm", "age", "dis", "r
                     "ptratio", "b", "lstat")
 LIVER_FEATURES = ("mcv", "alkphos", "sgpt", "sgot", "gammagt", "drinks")
 THYROID_FEATURES = ("t3_resin", "thyroxin", "triiodothyronine", "tsh", "tsh_difference")
-#: Housing: the only MEDV threshold giving the seed's 261 normal / 245 outliers.
+#: Housing: the only MEDV threshold giving the paper's 261 normal / 245 outliers.
 HOUSING_THRESHOLD = 21.4
 
 _MENOPAUSE = {"lt40": 0, "ge40": 1, "premeno": 2}
@@ -156,7 +156,7 @@ def load_cleveland_heart(paths: Sequence[Path], name: str) -> OneClassDataset:
 
 
 def load_pima(paths: Sequence[Path], name: str) -> OneClassDataset:
-    """Pima Indians diabetes (also the seed's Diabetes): negative (0) normal, positive outlier."""
+    """Pima Indians diabetes (also the paper's Diabetes): negative (0) normal, positive outlier."""
     table = _read(paths[0])
     return _dataset(table.iloc[:, :8], _labels(table[8], {0}, {1}, paths[0]), name, paths[0],
                     PIMA_FEATURES)

@@ -1,6 +1,6 @@
-"""One-class UCI benchmarks (seed 002, Table 1): registry specs.
+"""One-class UCI benchmarks (the CDVSE paper, Table 1): registry specs.
 
-Twelve of the seed's 13 datasets, each prepared by its recipe in
+Twelve of the paper's 13 datasets, each prepared by its recipe in
 :mod:`milab_widgets.data.uci_recipes` so that its class counts equal Table 1. Flare_solar is
 not registered: the 144-row IDA version (94 normal / 50 outliers) cannot be rebuilt from the
 UCI flare files (see :data:`UNAVAILABLE`). Relative paths follow the shared data layout
@@ -87,7 +87,7 @@ ONECLASS_DATASETS: tuple[DatasetSpec, ...] = (
           "uci/cleveland_heart/cleveland.arff in the data home."),
     _spec("diabetes", "uci/diabetes/pima-indians-diabetes.csv", _PIMA_SHA,
           _BROWNLEE + "pima-indians-diabetes.csv", _PIMA_SOURCE, recipes.load_pima,
-          _counts(768, 8, 500, 268), _PIMA_TEXT + " The seed's Diabetes (IDA 'diabetis') is "
+          _counts(768, 8, 500, 268), _PIMA_TEXT + " The paper's Diabetes (IDA 'diabetis') is "
           "this data again."),
     _spec("german", "uci/german/german.data.csv",
           "ec12a88b9fc14d74ba646ea0410cf7ff4533bec2eb61652f8ad76796bbfec017",

@@ -1,7 +1,7 @@
 """Clustering accuracy: clusters matched one-to-one to classes by the Hungarian algorithm.
 
     ACC = max over one-to-one maps `map` from clusters to classes of
-          (1 / N) sum_i delta(t_i, map(r_i))                         (seed 003 eq. 26)
+          (1 / N) sum_i delta(t_i, map(r_i))                         (the TwoViewMIC paper eq. 26)
 
 with t_i the true class and r_i the cluster of object i. The best map maximises the trace of
 the matched contingency table, a linear assignment problem (Kuhn 1955) solved by

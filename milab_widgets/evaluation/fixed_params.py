@@ -2,7 +2,7 @@
 
 No parameter search here (that is :mod:`.neighbors_cv`): the estimator's parameters are used
 as given, e.g. an integrated-Hausdorff alpha set by hand, or ``alpha=None`` to let the
-estimator tune alpha by NCA on each training part (seed 000, §1.2). Matrices cover all
+estimator tune alpha by NCA on each training part (the intH paper, §1.2). Matrices cover all
 bags; a split only slices them, so no instance distance is computed twice.
 """
 

@@ -26,7 +26,7 @@ from milab_widgets.mil.distances import METRIC_INPUTS
 from milab_widgets.mil.nca import tune_alpha_nca
 from milab_widgets.mil.neighbors import make_bag_classifier
 
-#: The seed's grids (seed 000, §2).
+#: The paper's grids (the intH paper, §2).
 K_GRID = (1, 3, 5, 7)
 SIGMA_GRID = (0.1, 0.2, 0.5, 1, 2, 5, 10, 20, 50, 100)
 
@@ -108,7 +108,7 @@ def nested_cv(
     progress: bool = False,
     n_jobs: int | None = None,
 ) -> pd.DataFrame:
-    """Outer-fold accuracies of one method under the seed's nested cross-validation.
+    """Outer-fold accuracies of one method under the paper's nested cross-validation.
 
     Parameters
     ----------

@@ -13,7 +13,7 @@ Demšar, J. (2006). Statistical comparisons of classifiers over multiple data se
 * Nemenyi: two methods differ significantly when their average ranks differ by more than
   CD = q_alpha sqrt(k (k+1) / (6 N)), q_alpha the studentized range quantile at 1 - alpha
   for k groups and infinite degrees of freedom, divided by sqrt(2).
-  For k = 6, N = 7, alpha = 0.05: q = 2.850 and CD = 2.850 (seed 001, Fig. 5).
+  For k = 6, N = 7, alpha = 0.05: q = 2.850 and CD = 2.850 (the MFSEF paper, Fig. 5).
 """
 
 from __future__ import annotations

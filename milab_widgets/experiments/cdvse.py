@@ -1,22 +1,22 @@
-"""Seed 002's experiments: CDVSE selective SVDD ensembles against SVDD, Bagging, AdaBoost.
+"""The CDVSE paper's experiments: CDVSE selective SVDD ensembles against SVDD, Bagging, AdaBoost.
 
 Regenerates, as tidy DataFrames:
 - Figs. 2-3 and §4.1: SVDD and CDVSE on the artificial Sine_noise and Square_noise sets
   (M = 20, T = 20, sigma = 0.3, zeta = 0.3, C = 1): test g-means, SVDDs kept, and the
   decision values on a grid for the boundary plots;
 - Table 2: the selected C (also as nu), zeta, sigma and the number of SVDDs CDVSE keeps,
-  beside the seed's, whose "C" is read as nu (below);
+  beside the paper's, whose "C" is read as nu (below);
 - Tables 3-4: training and test g-mean (mean ± std over the repetitions) of SVDD, Bagging,
   AdaBoost and CDVSE on the UCI sets of Table 1 (Flare_solar is unavailable);
-- the replay: the same protocol at the seed's own Table 2 parameters, no selection, beside
-  the selected-parameter results and the seed's Table 4 (what selection costs, apart from
+- the replay: the same protocol at the paper's own Table 2 parameters, no selection, beside
+  the selected-parameter results and the paper's Table 4 (what selection costs, apart from
   what the implementation does); and the selection criterion's alternatives
   (:data:`~milab_widgets.evaluation.oneclass_selection.REFERENCES`), each with its Table 4;
-- the seed's claims as statistical statements: per dataset and rival the paired t-test on
+- the paper's claims as statistical statements: per dataset and rival the paired t-test on
   the 20 repetitions' test g-mean differences (independent random splits), per claim the
   Wilcoxon signed-rank test over the datasets (:mod:`milab_widgets.evaluation.claim_tests`).
 
-The seed's "C" is nu. As SVDD's bound on the duals (which sum to 1), C = 0.4 would leave at
+The paper's "C" is nu. As SVDD's bound on the duals (which sum to 1), C = 0.4 would leave at
 most 1/C = 2.5, so two, training samples outside the sphere whatever n, which cannot give
 its training g-means of 75-77 %; while those g-means (Table 3) are sqrt(1 - C) within 2.6
 points on 11 of its 13 sets (Pima 77.30 vs sqrt(0.6) = 77.46, Cancer 96.48 vs 96.44;
@@ -97,7 +97,7 @@ POINT_COLUMNS = ("x", "y", "role", "dataset")
 #: Settings that do not change a repetition's record: left out of its cache key.
 NOT_IN_CACHE_KEY = ("repetitions", "quick")
 
-# -- the seed's numbers ------------------------------------------------------------------------
+# -- the paper's numbers ------------------------------------------------------------------------
 #: §4.1: test g-mean of SVDD and CDVSE, SVDDs kept.
 PAPER_SYNTHETIC = pd.DataFrame({"dataset": ["sine_noise", "square_noise"],
                                 "svdd": [0.7710, 0.7909], "cdvse": [0.8438, 0.8224],
@@ -179,7 +179,7 @@ class Settings:
     #: too, for ``all_runs``.
     criterion: str = DEFAULT_REFERENCE
     criteria: tuple = tuple(REFERENCES)
-    #: Also run the protocol at the seed's Table 2 parameters ("C" read as nu).
+    #: Also run the protocol at the paper's Table 2 parameters ("C" read as nu).
     replay: bool = True
 
     def __post_init__(self):
@@ -234,7 +234,7 @@ def run(datasets=UCI_DATASETS, quick: bool = False, seed: int = 0, repetitions=N
     """Run §4.1 and §4.2; unavailable datasets are skipped and reported in ``skipped``.
 
     ``options`` are :class:`Settings` fields: ``criterion`` (the selection criterion of
-    ``runs``), ``criteria`` (all run, for ``all_runs``), ``replay`` (the seed's parameters).
+    ``runs``), ``criteria`` (all run, for ``all_runs``), ``replay`` (the paper's parameters).
 
     ``synthetic=False`` skips §4.1 (the artificial sets): ``synthetic``, ``boundaries`` and
     ``points`` are then empty tables with their columns (the panel's UCI protocol).
@@ -303,7 +303,7 @@ def playground(data, C=1.0, zeta=0.3, n_estimators=20, sigma=0.3, lam=1.0, gamma
 
 def width_reading_scores(settings: Settings) -> pd.DataFrame:
     """§4.1 again with the other reading of the kernel width, exp(-||x-y||^2 / zeta), i.e.
-    gamma = 1/0.3 (no grids): shows how much of the gap to the seed's Figs. 2-3 the reading
+    gamma = 1/0.3 (no grids): shows how much of the gap to the paper's Figs. 2-3 the reading
     of zeta explains. One row per dataset x repetition x method."""
     setting = {**SYNTHETIC_SETTING, "zeta": 1.0 / SYNTHETIC_SETTING["zeta"]}
     rows = []
@@ -394,7 +394,7 @@ def uci_runs(datasets: dict, settings: Settings, cache: ResultCache,
 
 def repetition_record(name, data, repetition: int, settings: Settings) -> dict:
     """One repetition: split, scale, select parameters under every criterion, fit the four
-    methods, score them; and the same at the seed's Table 2 parameters (``replay``)."""
+    methods, score them; and the same at the paper's Table 2 parameters (``replay``)."""
     seed = _seed(settings.seed, name, repetition)
     train, test = split_train_test(data.y, np.random.default_rng(seed), settings.normal_fraction,
                                    settings.outlier_fraction)
@@ -469,7 +469,7 @@ def _seed(seed: int, name: str, repetition: int) -> int:
 # -- tables ----------------------------------------------------------------------------------
 def summarise(runs: pd.DataFrame) -> pd.DataFrame:
     """Mean and std of training and test g-mean per dataset and method (Tables 3-4, tidy),
-    beside the seed's numbers."""
+    beside the paper's numbers."""
     long = runs.melt(id_vars=["dataset", "method", "repetition"], value_vars=["train", "test"],
                      var_name="split", value_name="g_mean")
     summary = (long.groupby(["dataset", "split", "method"], sort=False)["g_mean"]
@@ -479,15 +479,15 @@ def summarise(runs: pd.DataFrame) -> pd.DataFrame:
 
 
 def score_table(summary: pd.DataFrame, split: str) -> pd.DataFrame:
-    """The seed's layout: datasets as rows; per method "ours" and "paper", mean ± std in %."""
+    """The paper's layout: datasets as rows; per method "ours" and "paper", mean ± std in %."""
     chosen = summary[summary.split == split]
     return _side_by_side({"ours": chosen, "paper": _paper_side(chosen)})
 
 
 def parameters_table(all_runs: pd.DataFrame, criterion: str = DEFAULT_REFERENCE,
                      split: str = "test") -> pd.DataFrame:
-    """The replay beside the seed: per method, its g-mean (mean ± std, %) at the seed's own
-    Table 2 parameters ("C" read as nu), the seed's Table 4 (or 3) value, and ours with
+    """The replay beside the seed: per method, its g-mean (mean ± std, %) at the paper's own
+    Table 2 parameters ("C" read as nu), the paper's Table 4 (or 3) value, and ours with
     the parameters ``criterion`` selected (``table4_paper_parameters.csv``)."""
     replay = _split_summary(all_runs, PAPER_PARAMETERS, split)
     return _side_by_side({"paper parameters": replay, "paper": _paper_side(replay),
@@ -495,7 +495,7 @@ def parameters_table(all_runs: pd.DataFrame, criterion: str = DEFAULT_REFERENCE,
 
 
 def criteria_table(all_runs: pd.DataFrame, split: str = "test") -> pd.DataFrame:
-    """Table 4 (or 3) once per selection criterion in ``all_runs``, and the seed's."""
+    """Table 4 (or 3) once per selection criterion in ``all_runs``, and the paper's."""
     criteria = [name for name in REFERENCES if name in set(all_runs[PARAMETERS_COLUMN])]
     sides = {name: _split_summary(all_runs, name, split) for name in criteria}
     if criteria:
@@ -504,7 +504,7 @@ def criteria_table(all_runs: pd.DataFrame, split: str = "test") -> pd.DataFrame:
 
 
 def summary_by_parameters(all_runs: pd.DataFrame) -> pd.DataFrame:
-    """:func:`summarise` per way of setting the parameters (criteria, the seed's), tidy."""
+    """:func:`summarise` per way of setting the parameters (criteria, the paper's), tidy."""
     parts = [summarise(group).assign(**{PARAMETERS_COLUMN: name})
              for name, group in all_runs.groupby(PARAMETERS_COLUMN, sort=False)]
     return concat_or_empty(parts, [*summarise(all_runs.iloc[:0]).columns, PARAMETERS_COLUMN])
@@ -516,7 +516,7 @@ def _split_summary(all_runs, parameters: str, split: str) -> pd.DataFrame:
 
 
 def _paper_side(summary: pd.DataFrame) -> pd.DataFrame:
-    """The seed's mean and std in the ``mean``/``std`` columns, for the same rows."""
+    """The paper's mean and std in the ``mean``/``std`` columns, for the same rows."""
     return summary.assign(mean=summary.paper_mean, std=summary.paper_std)
 
 
@@ -538,7 +538,7 @@ def _cell(mean, std) -> str:
 
 
 def nu_evidence() -> pd.DataFrame:
-    """Why the seed's "C" is nu: its Table 3 training g-mean of SVDD beside sqrt(1 - C), the
+    """Why the paper's "C" is nu: its Table 3 training g-mean of SVDD beside sqrt(1 - C), the
     training g-mean of a description that rejects the training outlier(s) and leaves out
     a fraction nu = C of the normal samples (%, seed numbers only)."""
     train = PAPER_SCORES[(PAPER_SCORES.split == "train") & (PAPER_SCORES.method == "svdd")]
@@ -585,7 +585,7 @@ def criterion_differences(all_runs: pd.DataFrame, first: str = "box",
 def parameter_table(runs: pd.DataFrame) -> pd.DataFrame:
     """Table 2: most often selected C, zeta, sigma (ties: smaller), the selected C as nu
     (1 / (C n_train), n_train fixed per dataset) and CDVSE's SVDDs kept (mean ± std),
-    beside the seed's values, its "C" read as nu (``paper_nu``)."""
+    beside the paper's values, its "C" read as nu (``paper_nu``)."""
     cdvse = runs[runs.method == "cdvse"]
     cdvse = cdvse.assign(inverse_n=cdvse.C * cdvse.nu)  # 1 / n_train, fixed per dataset
     mode = lambda values: values.mode().min()  # noqa: E731
@@ -599,7 +599,7 @@ def parameter_table(runs: pd.DataFrame) -> pd.DataFrame:
 
 
 def synthetic_table(synthetic: pd.DataFrame) -> pd.DataFrame:
-    """§4.1: mean g-mean (and SVDDs kept) of SVDD and CDVSE, repetition 0, and the seed's."""
+    """§4.1: mean g-mean (and SVDDs kept) of SVDD and CDVSE, repetition 0, and the paper's."""
     stats = synthetic.groupby(["dataset", "method"])
     wide = stats["g_mean"].agg(["mean", "std"]).unstack("method")
     wide.columns = [f"{method}_{stat}" for stat, method in wide.columns]
@@ -623,11 +623,11 @@ SYNTHETIC_CLAIM = "CDVSE beats SVDD on the artificial sets (§4.1 setting)"
 
 def claim_cases(all_runs: pd.DataFrame | None, synthetic: pd.DataFrame,
                 criterion: str = DEFAULT_REFERENCE) -> pd.DataFrame:
-    """The seed's claims per case as statistical statements.
+    """The paper's claims per case as statistical statements.
 
     Claims (seed Table 4 and conclusion; §4.1): CDVSE's test g-mean exceeds SVDD's,
     Bagging's and AdaBoost's on the UCI sets, with the parameters ``criterion`` selected
-    and with the seed's own Table 2 parameters; and it exceeds SVDD's on the artificial
+    and with the paper's own Table 2 parameters; and it exceeds SVDD's on the artificial
     sets. A case is one dataset and rival: the effect is the mean over the repetitions of
     CDVSE's minus the rival's test g-mean (a fraction), with the paired t interval and p
     (:func:`~milab_widgets.evaluation.claim_tests.paired_case`, ``method="t"``): the
@@ -684,9 +684,9 @@ def verdict(claims: pd.DataFrame, all_runs: pd.DataFrame | None,
 
 
 def replay_distance(all_runs: pd.DataFrame | None, criterion: str = DEFAULT_REFERENCE) -> str:
-    """How close the replay (the seed's Table 2 parameters) and the selected parameters
-    come to the seed's Table 4: the median |ours - seed| over datasets and methods, and on
-    how many of those cells it is within the seed's own standard deviation."""
+    """How close the replay (the paper's Table 2 parameters) and the selected parameters
+    come to the paper's Table 4: the median |ours - seed| over datasets and methods, and on
+    how many of those cells it is within the paper's own standard deviation."""
     if all_runs is None or all_runs.empty or PAPER_PARAMETERS not in set(all_runs.parameters):
         return ""
     parts = []

@@ -1,4 +1,4 @@
-"""Seed 000's experiments: integrated Hausdorff distance for neighbour bag classifiers.
+"""The intH paper's experiments: integrated Hausdorff distance for neighbour bag classifiers.
 
 Regenerates, as tidy DataFrames:
 - Table 3: accuracy (mean ± std over the outer folds) of the 10 methods
@@ -7,7 +7,7 @@ Regenerates, as tidy DataFrames:
   75/38 train/test split, so it is evaluated with the same nested cross-validation
   (a documented deviation);
 - Figs. 1-4: accuracy of Citation-KNN+intH and KNN+intH as references/K and sigma vary;
-- the seed's claims as statistical statements: per dataset and classifier the corrected
+- the paper's claims as statistical statements: per dataset and classifier the corrected
   resampled t-test on the outer folds, per claim the Wilcoxon signed-rank test over the
   datasets (see :mod:`milab_widgets.evaluation.claim_tests`).
 
@@ -56,14 +56,14 @@ CLASSIFIERS = {"citation-knn": "Citation-KNN", "knn": "KNN"}
 FOLD_COLUMNS = ("classifier", "metric", "fold", "k", "sigma", "alpha", "inner_accuracy", "accuracy",
                 "n_test", "seconds", "dataset")
 METRICS = {"min": "minH", "max": "maxH", "integrated": "intH", "average": "aveH", "adapted": "adaH"}
-#: The seed's claims, one per rival distance (claim 1: minH, maxH; claim 2: aveH, adaH).
+#: The paper's claims, one per rival distance (claim 1: minH, maxH; claim 2: aveH, adaH).
 CLAIMS = {rival: f"intH more accurate than {METRICS[rival]}"
           for rival in ("min", "max", "average", "adapted")}
 #: What names a case in ``claim_cases.csv``, and the two accuracies behind its effect.
 CASE_COLUMNS = ["dataset", "classifier", "rival", "intH", "rival_accuracy"]
 
 #: Citation-KNN with minimal Hausdorff, R = 2, C = 4, as published by Wang & Zucker (ICML 2000).
-#: The seed's own Tables 3-4 were lost when its text was extracted.
+#: The paper's own Tables 3-4 were lost when its text was extracted.
 PUBLISHED_CITATION_KNN = pd.DataFrame(
     {"dataset": ["musk1", "musk2"], "published_accuracy": [0.924, 0.863],
      "source": ["Wang & Zucker 2000"] * 2}
@@ -116,7 +116,7 @@ class Results:
 def run(datasets=TABLE3_DATASETS + MILWEB_DATASETS, quick: bool = False, seed: int = 0,
         scale: str = "none", cache_dir=None, progress: bool = False,
         n_jobs: int | None = None) -> Results:
-    """Run the seed's protocol on every available dataset; unavailable ones are skipped and
+    """Run the paper's protocol on every available dataset; unavailable ones are skipped and
     reported in ``Results.skipped`` (name -> how to get it). Each dataset's nested CV is a
     joblib grid (``n_jobs``; see `milab_widgets.evaluation.grid`)."""
     settings = Settings.for_mode(quick, seed, scale)
@@ -227,7 +227,7 @@ def accuracy_table(summary: pd.DataFrame, datasets) -> pd.DataFrame:
 
 
 def claim_cases(folds: pd.DataFrame) -> pd.DataFrame:
-    """The seed's claims per case (dataset x classifier x rival) as statistical statements.
+    """The paper's claims per case (dataset x classifier x rival) as statistical statements.
 
     Claims: 1. intH is more accurate than minH and maxH (every dataset); 2. intH is more
     accurate than aveH and adaH (Musk1, Musk2, Elephant, Fox, Tiger). A case pairs intH's

@@ -1,7 +1,7 @@
-"""Seed 004's experiments: kernel MDDM as least squares (LSkMDDM, rLSkMDDM, OLSkMDDM).
+"""The LSkMDDM paper's experiments: kernel MDDM as least squares (LSkMDDM, rLSkMDDM, OLSkMDDM).
 
 Regenerates, as tidy DataFrames (../../papers/LSkMDDM.md; the sizes of the default full run
-are smaller than the seed's, see :class:`Settings`):
+are smaller than the paper's, see :class:`Settings`):
 - Table 2: kMDDM (dense eigen-solver) vs LSkMDDM (block LSQR, and block CG) on scene and
   yeast, random 2/3 : 1/3 partitions: AUC, macro-F1, micro-F1, plus the principal angle
   between their test embeddings (they must agree);
@@ -14,7 +14,7 @@ are smaller than the seed's, see :class:`Settings`):
 - Fig. 4: fit time (wall-clock and CPU) vs training size for the solvers of the speed claim,
   repeated and interleaved, with each solver's accuracy (largest principal angle of the
   held-out embedding to the exact one) and fitted scaling exponents;
-- the seed's claims as claim tests: effect, 95 % interval, p-value and verdict per dataset
+- the paper's claims as claim tests: effect, 95 % interval, p-value and verdict per dataset
   and per claim (:func:`claim_cases`, :func:`claims_table`).
 
 Protocol: Gaussian kernel with the median pairwise distance as width; embed to dimension =
@@ -23,7 +23,7 @@ with no positive (or no negative) training instance in a partition are dropped f
 (counted in ``labels_dropped``). Methods: ML-kNN on the raw features (reference), KPCA
 (scikit-learn), least-squares KCCA, LSkMDDM (the exact least-squares solution, Theorem 1
 with a Cholesky factorisation — equal to kMDDM's subspace, see Table 2), rLSkMDDM
-(eta = ``ridge``, closed form) and OLSkMDDM (Stiefel solver). The seed's eta is not
+(eta = ``ridge``, closed form) and OLSkMDDM (Stiefel solver). The paper's eta is not
 recoverable (its formulas were lost); we use eta = 1 for rLSkMDDM and KCCA alike.
 """
 
@@ -64,7 +64,7 @@ from milab_widgets.multilabel.kernel_operators import median_distance
 TABLE2_DATASETS = ("scene", "yeast")
 FIGURE_DATASETS = ("arts", "business", "computers", "education")
 RCV1 = "rcv1subset1"
-#: Short metric names of milab_widgets.multilabel.metrics in the seed's order.
+#: Short metric names of milab_widgets.multilabel.metrics in the paper's order.
 SEED_METRICS = ("macroAUC", "macroF1", "microF1", "RL", "OE", "CV", "AP")
 METHODS = ("ML-kNN", "KPCA", "KCCA", "LSkMDDM", "rLSkMDDM", "OLSkMDDM")
 #: Fig. 4's solvers: name -> (KernelMDDM parameters, reference solver for its accuracy).
@@ -170,7 +170,7 @@ def run(quick: bool = False, seed: int = 0, repetitions: int | None = None, cach
         progress: bool = False, n_jobs: int | None = None,
         settings: Settings | None = None) -> Results:
     """Run every experiment on the available datasets; missing ones go to ``skipped``.
-    ``settings`` (e.g. the seed's full protocol) replaces quick, seed and repetitions.
+    ``settings`` (e.g. the paper's full protocol) replaces quick, seed and repetitions.
 
     Table 2's and Tables 3-7's (dataset x partition) grids run through joblib (``n_jobs``;
     see `milab_widgets.evaluation.grid`). Fig. 4's timings always run serially: fit times
@@ -198,7 +198,7 @@ TABLE2_SOLVERS = {"kMDDM (eig)": {"solver": "eig"},
 
 def table2_runs(datasets, settings: Settings, cache: ResultCache, n_jobs: int | None = None,
                 progress: bool = False) -> pd.DataFrame:
-    """TABLE2_SOLVERS on random 2/3 : 1/3 partitions of each dataset (the seed's protocol
+    """TABLE2_SOLVERS on random 2/3 : 1/3 partitions of each dataset (the paper's protocol
     for scene and yeast), one joblib task and cached record per (dataset, partition)."""
     tasks = []
     for dataset in datasets:
@@ -365,7 +365,7 @@ def time_solvers(X_train, Y_train, X_test, solvers=None, Y_test=None,
     reference)); rows with its fit time (wall-clock ``seconds`` and the process's
     ``cpu_seconds``, all threads), iterations, kernel passes, convergence and the
     largest principal angle of its X_test embedding to its reference solver's. With
-    ``Y_test`` also the seed's metrics of ML-kNN on each embedding. A dict passed as
+    ``Y_test`` also the paper's metrics of ML-kNN on each embedding. A dict passed as
     ``embeddings`` receives every solver's X_test embedding (name -> array)."""
     solvers = TIMING_SOLVERS if solvers is None else solvers
     embeddings = {} if embeddings is None else embeddings
@@ -451,7 +451,7 @@ def summarise(runs: pd.DataFrame) -> pd.DataFrame:
 
 
 def metric_table(summary: pd.DataFrame, metric_names, datasets) -> pd.DataFrame:
-    """The seed's layout: rows = dataset x metric, columns = methods, "mean ± std"."""
+    """The paper's layout: rows = dataset x metric, columns = methods, "mean ± std"."""
     chosen = summary[summary.metric.isin(metric_names) & summary.dataset.isin(datasets)]
     cells = chosen.assign(cell=[f"{m:.4f} ± {0 if np.isnan(s) else s:.4f}"
                                 for m, s in zip(chosen["mean"], chosen["std"])])
@@ -477,7 +477,7 @@ METHOD_CLAIMS = (
 def claim_cases(runs: pd.DataFrame, outcomes: dict, timing: pd.DataFrame,
                 table2: pd.DataFrame, n_resamples: int = BOOTSTRAP_RESAMPLES,
                 seed: int = 0) -> pd.DataFrame:
-    """The seed's claims as claim tests, one row per claim and case (columns of
+    """The paper's claims as claim tests, one row per claim and case (columns of
     `milab_widgets.experiments.claim_tables`).
 
     1. rLSkMDDM has the best micro-F1: margin = its micro-F1 minus the best other method's;
@@ -704,7 +704,7 @@ def save_tables(results: Results, folder) -> list[Path]:
 
 # -- helpers ---------------------------------------------------------------------------------
 def evaluate_embedding(embed_train, embed_test, Y_train, Y_test) -> dict:
-    """ML-kNN (k = 10, s = 1) on the embedding, then the seed's seven metrics (and HL)."""
+    """ML-kNN (k = 10, s = 1) on the embedding, then the paper's seven metrics (and HL)."""
     model = MLkNN(k=10, s=1.0).fit(embed_train, Y_train)
     return metrics.evaluate(Y_test, model.predict_proba(embed_test), model.predict(embed_test))
 

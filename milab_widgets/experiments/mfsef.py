@@ -1,4 +1,4 @@
-"""Seed 001's experiments: MFSEF against five multi-label feature-selection baselines.
+"""The MFSEF paper's experiments: MFSEF against five multi-label feature-selection baselines.
 
 Regenerates, as tidy DataFrames:
 - Tables 2-5: AP, HL, RL, OE of ML-kNN (k = 10, s = 1) on the features chosen by Original
@@ -7,8 +7,8 @@ Regenerates, as tidy DataFrames:
 - Fig. 4: every metric as the number of selected features grows;
 - Fig. 5: Friedman test and Nemenyi critical-difference data per metric (alpha = 0.05);
 - Figs. 1-2: the feature values behind the "waterfall" plots;
-- the seed's claims as statistical statements (see :func:`claims`, :func:`claim_cases`):
-  over the datasets, Nemenyi's rank comparisons (the seed's own test) and Wilcoxon
+- the paper's claims as statistical statements (see :func:`claims`, :func:`claim_cases`):
+  over the datasets, Nemenyi's rank comparisons (the paper's own test) and Wilcoxon
   signed-rank tests of the metric differences; per dataset, the paired t-test over the test
   instances. The metric curves over the feature-count grid are not used as replicates:
   they are nested selections of one run, not independent samples.
@@ -56,10 +56,10 @@ from milab_widgets.experiments.tables import (
 from milab_widgets.multilabel import MFSEF, MFSLS, PMU, MDDMRanking, MLkNN, metrics
 from milab_widgets.multilabel.mlknn import decide
 
-#: The seed's seven Yahoo sets, in its order ("Artificial" is Arts).
+#: The paper's seven Yahoo sets, in its order ("Artificial" is Arts).
 TABLE_DATASETS = ("entertainment", "recreation", "arts", "reference", "health", "business",
                   "computers")
-#: Table columns, in the seed's order.
+#: Table columns, in the paper's order.
 METHODS = ("Original", "MDDMspc", "MDDMproj", "PMU", "MFSLS", "MFSEF")
 SELECTORS = METHODS[1:]
 TABLE_METRICS = ("AP", "HL", "RL", "OE")
@@ -76,7 +76,7 @@ CASE_COLUMNS = ["dataset", "metric", "rival", "MFSEF", "rival_value"]
 #: Seed's Figs. 1-2: the 600th and 601st samples (1-based) of the Arts ("Artificial") data.
 WATERFALL_SAMPLES = (599, 600)
 
-#: What survives of the seed's Tables 2-5 (their numbers were lost in extraction): MFSEF's
+#: What survives of the paper's Tables 2-5 (their numbers were lost in extraction): MFSEF's
 #: rank per dataset as its text states it (1 everywhere else).
 PAPER_MFSEF_RANKS = {
     "AP": {"business": 2},
@@ -84,7 +84,7 @@ PAPER_MFSEF_RANKS = {
     "RL": {"health": 2, "business": 3},
     "OE": {"entertainment": 3, "business": 2},
 }
-#: The seed's Fig. 5 text: methods MFSEF beats significantly (Nemenyi, alpha = 0.05).
+#: The paper's Fig. 5 text: methods MFSEF beats significantly (Nemenyi, alpha = 0.05).
 PAPER_SIGNIFICANT = {
     "AP": ("MDDMspc", "PMU", "MDDMproj"), "RL": ("MDDMspc", "PMU", "MDDMproj"),
     "OE": ("MDDMspc", "PMU", "MDDMproj"), "HL": ("MDDMproj", "MDDMspc"),
@@ -336,7 +336,7 @@ def metric_table(scores: pd.DataFrame, metric: str) -> pd.DataFrame:
 
 
 def ranked_table(scores: pd.DataFrame, metric: str) -> pd.DataFrame:
-    """The seed's layout: "value (rank)" per dataset and method, and the average-rank row."""
+    """The paper's layout: "value (rank)" per dataset and method, and the average-rank row."""
     values = metric_table(scores, metric)
     ranks = rank_methods(values, metric in metrics.LOWER_IS_BETTER)
     cells = values.map(lambda v: f"{v:.4f}") + " (" + ranks.map(lambda r: f"{r:g}") + ")"
@@ -395,7 +395,7 @@ def best_by_size(by_size: pd.DataFrame) -> pd.DataFrame:
 
 
 def claims(scores: pd.DataFrame) -> pd.DataFrame:
-    """The seed's claims over the datasets, at the tables' size, as statistical statements
+    """The paper's claims over the datasets, at the tables' size, as statistical statements
     (:mod:`milab_widgets.evaluation.claim_tests`), per metric:
 
     1. "MFSEF has the best average rank": Nemenyi's comparison with the best-ranked other
@@ -431,7 +431,7 @@ def claims(scores: pd.DataFrame) -> pd.DataFrame:
 
 
 def claim_cases(instances: pd.DataFrame) -> pd.DataFrame:
-    """"MFSEF is better than X on a metric" per dataset (the seed's tables' cells), tested
+    """"MFSEF is better than X on a metric" per dataset (the paper's tables' cells), tested
     over the test instances of the fixed split: the paired t-test on the per-instance
     differences of the metric at the tables' size (oriented: positive favours MFSEF;
     instances the metric leaves out are dropped). Their mean is the difference of the two
@@ -456,7 +456,7 @@ def verdict_text(claim_table: pd.DataFrame, cases: pd.DataFrame) -> str:
     """The verdict as Markdown, one line per metric, read from the claims tables: each
     claim's verdict with its effect and 95 % interval, and the per-dataset verdict counts."""
     if claim_table.empty:
-        return "Not tested: fewer than two of the seed's datasets are available."
+        return "Not tested: fewer than two of the paper's datasets are available."
     lines = []
     for metric, group in claim_table.groupby("metric", sort=False):
         best = group.iloc[0]
@@ -498,7 +498,7 @@ def _better(rival: str, metric: str) -> str:
 
 
 def paper_comparison(scores: pd.DataFrame) -> pd.DataFrame:
-    """MFSEF's rank per dataset and metric: the seed's (from its text) next to ours."""
+    """MFSEF's rank per dataset and metric: the paper's (from its text) next to ours."""
     rows = []
     for metric in TABLE_METRICS:
         values = metric_table(scores, metric)

@@ -1,4 +1,4 @@
-"""Seed 003's experiments: semi-supervised two-view multi-instance clustering.
+"""The TwoViewMIC paper's experiments: semi-supervised two-view multi-instance clustering.
 
 Regenerates, as tidy DataFrames:
 - Tables 1-2: clustering accuracy (mean ± std over the runs) of BAMIC1-3, BAMIC-intH (our
@@ -6,8 +6,8 @@ Regenerates, as tidy DataFrames:
   of each class labelled and alpha = beta = 0.01;
 - Figs. 1-2: accuracy of Ker1 / Ker2 over the alpha x beta grid {1e-4, ..., 1000}^2 on a
   two-class subset;
-- Figs. 3-4: the objective over the iterations (convergence), for the seed's H rule and ours;
-- the seed's claims as claim tests (effect, 95 % interval, p-value, verdict; see
+- Figs. 3-4: the objective over the iterations (convergence), for the paper's H rule and ours;
+- the paper's claims as claim tests (effect, 95 % interval, p-value, verdict; see
   :func:`claim_cases`), and its reported margins beside ours;
 - our own fit-time claim: Ker1 through its mixture factor against the dense kernel.
 
@@ -67,7 +67,7 @@ METHODS = {
 }
 KERNEL_NAMES = {"mixture": "Ker1", "minimax": "Ker2"}
 GRID = (1e-4, 1e-3, 1e-2, 1e-1, 1.0, 10.0, 100.0, 1000.0)
-#: The seed's reported margins (NUS-WIDE1, §3.3): accuracy points by which its best model
+#: The paper's reported margins (NUS-WIDE1, §3.3): accuracy points by which its best model
 #: beat every other model's average accuracy, per bag generator. Its tables were lost.
 PAPER_MARGINS = pd.DataFrame({
     "generator": ["kmeansseg", "lbp", "sift"], "paper_best": ["Ker1", "Ker2", "Ker1"],
@@ -79,11 +79,11 @@ PAPER_MARGINS = pd.DataFrame({
 class Settings:
     """Everything that defines a run; quick mode shrinks the protocol, not the data.
 
-    The default full run deviates from the seed's protocol to fit the time a shared 2-core
+    The default full run deviates from the paper's protocol to fit the time a shared 2-core
     machine allowed (its load average was 15-19 when the committed run was made):
     ``runs`` = 5 runs per table cell (the seed: 10), and Figs. 1-2 over ``grid_alphas`` =
     4 of the 8 alpha values (every beta), ``grid_runs`` = 3 runs per cell.
-    ``Settings(runs=10, grid_alphas=None, grid_runs=10)`` is the seed's protocol."""
+    ``Settings(runs=10, grid_alphas=None, grid_runs=10)`` is the paper's protocol."""
 
     quick: bool = False
     seed: int = 0
@@ -327,7 +327,7 @@ def _grid_record(problem: ProblemCache, generator, kernel, alpha, beta, settings
 def convergence_runs(data: TwoViewBags, settings: Settings,
                      problem: ProblemCache | None = None) -> pd.DataFrame:
     """Figs. 3-4: the objective after every iteration of Ker1 and Ker2, for the monotone
-    and the seed's ("paper") H rule, at alpha = 0.01 and each of ``convergence_betas``.
+    and the paper's ("paper") H rule, at alpha = 0.01 and each of ``convergence_betas``.
 
     ``problem``: ``data``'s ProblemCache, to share its kernels with other runs."""
     problem = problem or ProblemCache(data, settings)
@@ -381,7 +381,7 @@ def summarise(runs: pd.DataFrame) -> pd.DataFrame:
 
 
 def accuracy_table(summary: pd.DataFrame, dataset: str) -> pd.DataFrame:
-    """The seed's layout: methods as rows, generators (+ Avg) as columns, "mean ± std" %."""
+    """The paper's layout: methods as rows, generators (+ Avg) as columns, "mean ± std" %."""
     chosen = summary[summary.dataset == dataset]
     if chosen.empty:
         return pd.DataFrame()
@@ -401,7 +401,7 @@ def grid_means(grid: pd.DataFrame) -> pd.DataFrame:
 
 
 def paper_comparison(summary: pd.DataFrame, dataset: str = "digits-a") -> pd.DataFrame:
-    """Per generator: our best model's margin over every other method beside the seed's
+    """Per generator: our best model's margin over every other method beside the paper's
     (NUS-WIDE1; different data, so only the sign and size are comparable)."""
     rows = []
     for generator, group in summary[summary.dataset == dataset].groupby("generator", sort=False):
@@ -414,7 +414,7 @@ def paper_comparison(summary: pd.DataFrame, dataset: str = "digits-a") -> pd.Dat
     return PAPER_MARGINS.merge(ours, on="generator", how="right")
 
 
-#: The seed's baselines (BAMIC-intH is our extension, not one of them).
+#: The paper's baselines (BAMIC-intH is our extension, not one of them).
 BASELINES = ("BAMIC1", "BAMIC2", "BAMIC3", "unKer1", "unKer2")
 #: A relative rise of the objective below this counts as rounding, not a rise.
 RISE_TOLERANCE = 1e-12
@@ -424,7 +424,7 @@ CASE_KEYS = ("dataset", "generator", "setting")
 
 def claim_cases(runs: pd.DataFrame, grid: pd.DataFrame, convergence: pd.DataFrame,
                 timing: pd.DataFrame) -> pd.DataFrame:
-    """The seed's claims (and our fit-time claim) as claim tests, one row per claim and
+    """The paper's claims (and our fit-time claim) as claim tests, one row per claim and
     case (columns of `milab_widgets.experiments.claim_tables`).
 
     Comparisons are paired by run (same labelled bags and initialisation seed): paired t on
@@ -467,7 +467,7 @@ def _table_cases(runs: pd.DataFrame) -> list[dict]:
 
 def _grid_cases(grid: pd.DataFrame) -> list[dict]:
     """Figs. 1-2, per generator and kernel, each statistic computed per grid run: mean ACC
-    at beta <= 1 minus at beta > 1; the share of cells above the seed's threshold minus
+    at beta <= 1 minus at beta > 1; the share of cells above the paper's threshold minus
     1/2 ("most" cells)."""
     rows = []
     for (dataset, generator, kernel), cells in grid.groupby(["dataset", "generator", "kernel"]):
@@ -498,7 +498,7 @@ def _convergence_cases(convergence: pd.DataFrame) -> list[dict]:
     """Figs. 3-4: each curve's largest relative rise, as a deterministic property."""
     rows = []
     keys = ["dataset", "generator", "method", "beta", "update"]
-    rules = {"monotone": "our monotone H rule", "paper": "the seed's H rule (eq. 17)"}
+    rules = {"monotone": "our monotone H rule", "paper": "the paper's H rule (eq. 17)"}
     for (dataset, generator, method, beta, update), curve in convergence.groupby(keys):
         objective = curve.sort_values("iteration").objective.to_numpy()
         rise = float(np.max(np.diff(objective) / np.abs(objective[:-1])))

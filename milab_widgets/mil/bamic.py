@@ -1,9 +1,9 @@
-"""BAMIC: k-medoids clustering of bags under a Hausdorff bag distance (seed 003's baselines).
+"""BAMIC: k-medoids clustering of bags under a Hausdorff bag distance (the TwoViewMIC paper's baselines).
 
 Zhang & Zhou, "Multi-instance clustering with applications to multi-instance prediction",
 Applied Intelligence 31:47-68, 2009. BAMIC1/2/3 use the minimal, maximal and average
-Hausdorff distance (seed 003 eqs. 23-25; :func:`milab_widgets.mil.bag_distances`). The
-extension no seed has (seed 000's future work): BAMIC-intH, with the integrated distance
+Hausdorff distance (the TwoViewMIC paper eqs. 23-25; :func:`milab_widgets.mil.bag_distances`). The
+extension no paper has (the intH paper's future work): BAMIC-intH, with the integrated distance
 d_intH = alpha d_minH + (1 - alpha) d_maxH, alpha tuned by the NCA objective on the
 labelled bags (:func:`milab_widgets.mil.tune_alpha_nca`).
 

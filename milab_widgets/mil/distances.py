@@ -57,7 +57,7 @@ def bag_distances(X: BagDataset, Y: BagDataset | None = None, kinds=BASE_KINDS,
     Notes
     -----
     d_minH(A,B) = min_r min_s ||a_r - b_s||; d_maxH(A,B) = max(h(A,B), h(B,A)) with
-    h(A,B) = max_r min_s ||a_r - b_s|| (seed 000 eqs. 1-4, corrected); d_aveH(A,B) =
+    h(A,B) = max_r min_s ||a_r - b_s|| (the intH paper eqs. 1-4, corrected); d_aveH(A,B) =
     (sum_r min_s ||a_r - b_s|| + sum_s min_r ||b_s - a_r||) / (|A| + |B|) (Zhang & Zhou,
     "Multi-instance clustering with applications to multi-instance prediction", Applied
     Intelligence 31:47-68, 2009).
@@ -85,7 +85,7 @@ def bag_distances(X: BagDataset, Y: BagDataset | None = None, kinds=BASE_KINDS,
 
 
 def integrated_distance(d_min, d_max, alpha: float) -> np.ndarray:
-    """d_intH = alpha * d_minH + (1 - alpha) * d_maxH, 0 <= alpha <= 1 (seed 000 eq. 5)."""
+    """d_intH = alpha * d_minH + (1 - alpha) * d_maxH, 0 <= alpha <= 1 (the intH paper eq. 5)."""
     if not 0.0 <= alpha <= 1.0:
         raise InputError(f"alpha must lie in [0, 1], got {alpha!r}.")
     return alpha * np.asarray(d_min) + (1.0 - alpha) * np.asarray(d_max)

@@ -1,6 +1,6 @@
 """Multi-instance kernels: a bag is mapped to one vector phi(B), and K(B, B') = k(phi(B), phi(B')).
 
-Seed 003 (Cai & Liu 2021, §2.3) embeds two such kernels in its two-view model:
+The TwoViewMIC paper (Cai & Liu 2021, §2.3) embeds two such kernels in its two-view model:
 
 * Mixture-model kernel (Ker1; Wang, Yang & Zha, "Adaptive p-posterior mixture-model kernels
   for multiple instance learning", ICML 2008): a Gaussian mixture {(Lambda_j, omega_j)}_{j<=K}
@@ -27,7 +27,7 @@ bag's image in feature space gets unit length. The seed does not normalise; we d
 concept factorisation normalises every data point to unit length (Xu & Gong, SIGIR 2004),
 because otherwise a view's weight in the two-view sum is its kernel's arbitrary scale
 (a 9-instance patch bag's posterior sum is ~5x longer than a 4-segment bag's), and because it
-gives alpha and beta one meaning on every dataset. ``normalize=False`` is the seed's literal
+gives alpha and beta one meaning on every dataset. ``normalize=False`` is the paper's literal
 kernel. Normalising keeps K PSD (D^-1/2 K D^-1/2) and non-negative.
 The bag maps are segment reductions over the instance matrix (``np.add.reduceat`` and
 friends over the BagDataset offsets): no Python loop over bags.
@@ -85,7 +85,7 @@ class MixtureModelKernel(_BagKernel):
     Parameters
     ----------
     n_components : int, default 100
-        K, the number of mixture components (the seed's setting).
+        K, the number of mixture components (the paper's setting).
     covariance_type : {"diag", "full", "tied", "spherical"}, default "diag"
         Of the mixture. The seed does not say; diagonal covariances keep 100 components
         well-posed on a few thousand instances of a few dozen features.
@@ -180,7 +180,7 @@ class MinimaxKernel(_BagKernel):
     Parameters
     ----------
     degree : int, default 5
-        p (the seed's setting, after Gärtner et al. 2002).
+        p (the paper's setting, after Gärtner et al. 2002).
     normalize : bool, default True
         Cosine-normalise the Gram matrix (module docstring).
 

@@ -1,4 +1,4 @@
-"""Choosing the integrated-Hausdorff weight alpha with the NCA objective (seed 000, §1.2).
+"""Choosing the integrated-Hausdorff weight alpha with the NCA objective (the intH paper, §1.2).
 
 For l training bags with labels y_i, a bandwidth sigma and D = d_intH(alpha):
 
@@ -102,7 +102,7 @@ def tune_alpha_nca(
     sigma : float
         Bandwidth of p_ij; chosen by cross-validation (seed: 0.1 ... 100).
     grid : int or None
-        ``None`` is the seed's pure golden-section search over [0, 1]. An int evaluates f on
+        ``None`` is the paper's pure golden-section search over [0, 1]. An int evaluates f on
         that many evenly spaced alphas first (endpoints included) and refines by golden-section
         search between the best grid point's neighbours; f need not be unimodal, and the grid
         keeps the search from settling on a worse local maximum. Default 11 (step 0.1).

@@ -307,7 +307,7 @@ CLASSIFIERS = {"citation-knn": CitationKNN, "knn": BagKNN}
 
 
 def make_bag_classifier(name: str, k: int, **params) -> _BagNeighborsClassifier:
-    """``CitationKNN(references=k)`` (citers = k + 2, the seed's rule) or ``BagKNN(n_neighbors=k)``."""
+    """``CitationKNN(references=k)`` (citers = k + 2, the paper's rule) or ``BagKNN(n_neighbors=k)``."""
     check_choice(name, CLASSIFIERS, "classifier")
     if name == "citation-knn":
         return CitationKNN(references=k, **params)

@@ -1,4 +1,4 @@
-"""Semi-supervised two-view multi-instance clustering by kernel concept factorisation (seed 003).
+"""Semi-supervised two-view multi-instance clustering by kernel concept factorisation (the TwoViewMIC paper).
 
 Cai & Liu, "A semi-supervised two-view multiple-instance clustering model", Journal of
 Guangdong University of Technology 38(3):22-28, 2021 (restated in papers/TwoViewMIC.md).
@@ -14,7 +14,7 @@ norms of H's rows, Q_ij = 1 if i = j or bags i and j are labelled alike, P_ij = 
 both are labelled (eqs. 6-7; the seed labels the first l bags, here any subset).
 Clusters = argmax of H's rows. ``unsupervised=True`` gives unKer: P = Q = I.
 
-Gradient (re-derived; the seed's eq. 12 carries a cancelling pair of 8 beta terms):
+Gradient (re-derived; the paper's eq. 12 carries a cancelling pair of 8 beta terms):
 
     dO/dW^v = 2 (N^v_+ - N^v_-),  N^v_+ = K^v W^v H^T H + alpha W^v D_1^v,  N^v_- = K^v H
     dO/dH   = 2 (A + 2 B - Y),    A = sum_v H (W^v)^T K^v W^v + alpha D_2 H,
@@ -219,11 +219,11 @@ class TwoViewMIClustering(ClusterMixin, BaseEstimator):
         kernel matrices passed to fit, or kernel factors passed to fit
         (see :mod:`milab_widgets.mil.kernels`).
     alpha, beta : float, default 0.01
-        Weights of the l2,1 sparsity and the label-similarity terms (the seed's tables).
+        Weights of the l2,1 sparsity and the label-similarity terms (the paper's tables).
     update : {"monotone", "paper"}, default "monotone"
         The H rule (module docstring): "paper" is seed eq. 17 as corrected.
     unsupervised : bool, default False
-        Ignore the labels: P = Q = I (the seed's unKer baselines).
+        Ignore the labels: P = Q = I (the paper's unKer baselines).
     max_iter : int, default 300
     tol : float, default 1e-6
         Stop when an iteration lowers O by less than ``tol`` times |O|.
@@ -231,7 +231,7 @@ class TwoViewMIClustering(ClusterMixin, BaseEstimator):
     degree : int, default 5
         p of the minimax kernel.
     normalize : bool, default True
-        Cosine-normalise the kernels (see :mod:`milab_widgets.mil.kernels`; the seed's literal
+        Cosine-normalise the kernels (see :mod:`milab_widgets.mil.kernels`; the paper's literal
         kernels are ``normalize=False``). Ignored for "precomputed".
     random_state : int, RandomState or None
         Seeds the uniform random initial W^v and H (and the mixture's initialisation).

@@ -1,5 +1,5 @@
 """Multi-label learning: ML-kNN, evaluation metrics, information-theoretic and MDDM feature
-selection (seed 001, MFSEF), in scikit-learn style."""
+selection (the MFSEF paper, MFSEF), in scikit-learn style."""
 
 from milab_widgets.multilabel import metrics
 from milab_widgets.multilabel.discretize import Discretizer

@@ -4,7 +4,7 @@ Feature j's training range [min_j, max_j] is cut into ``n_bins`` bins of equal w
 value's code is the number of inner edges it lies at or above (a value on an edge goes to
 the upper bin, as scikit-learn's ``KBinsDiscretizer(strategy="uniform")``). Values outside
 the training range go to the first or last bin. A feature constant on the training data
-has one state (code 0). Seed 001's "two-fold discretisation" is ``n_bins=2``.
+has one state (code 0). The MFSEF paper's "two-fold discretisation" is ``n_bins=2``.
 
 A scipy.sparse X is binned without densifying it: a column's implicit zeros all share the
 code of 0, only the stored values are compared with the edges. The codes are dense (a zero

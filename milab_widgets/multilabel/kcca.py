@@ -1,4 +1,4 @@
-"""Kernel CCA in its least-squares form (the seed's KCCA / "KLSCCA" baseline).
+"""Kernel CCA in its least-squares form (the paper's KCCA / "KLSCCA" baseline).
 
 Sun, Ji & Ye (2008, 2011) show that CCA between data and a label matrix equals a
 least-squares regression onto a whitened label target. In feature space, with the centred

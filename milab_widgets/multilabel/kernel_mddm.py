@@ -1,12 +1,12 @@
 """`KernelMDDM`: kernel multi-label dimensionality reduction via dependence maximisation,
-solved as a generalised eigenproblem or as least squares (seed 004, LSkMDDM).
+solved as a generalised eigenproblem or as least squares (the LSkMDDM paper, LSkMDDM).
 
 kMDDM (Zhang & Zhou 2010, in feature space) projects x to K(x, X_train) P, the coefficients
 P (n x k) maximising the HSIC term tr(P^T K H Y Y^T H K P) under P^T K K P = I:
 
     K Q Q^T K p = lambda K K p,     Q = H Y,  H = I - 11^T / n.
 
-The seed's Theorem 1 and Lemma 1 (see :mod:`~milab_widgets.multilabel.mddm_solvers`) turn
+The paper's Theorem 1 and Lemma 1 (see :mod:`~milab_widgets.multilabel.mddm_solvers`) turn
 this into the c x c eigenproblem of Q^T Q and the least-squares problems K p = b. Solvers:
 
 =============  ==========================================================================
@@ -98,7 +98,7 @@ class KernelMDDM(MultiLabelMixin, TransformerMixin, BaseEstimator):
         Embedding dimension k (None: the rank of H Y, c or c - 1).
     kernel_width : float or None
         Gaussian width w in exp(-||x - z||^2 / (2 w^2)); None: the median pairwise distance
-        of the training points (the seed's choice).
+        of the training points (the paper's choice).
     kernel_approx : {None, "nystroem"}, default None
         None: the dense n x n kernel. "nystroem": a rank-``n_landmarks`` Nystrom operator, the
         n x n kernel is never formed (solvers "lsqr" with ridge > 0, "direct", "orthogonal";
@@ -143,7 +143,7 @@ class KernelMDDM(MultiLabelMixin, TransformerMixin, BaseEstimator):
     References
     ----------
     Zhang & Zhou (2010), Multilabel dimensionality reduction via dependence maximization,
-    ACM TKDD 4(3). Seed 004 (LSkMDDM), reconstructed in ``papers/LSkMDDM.md``.
+    ACM TKDD 4(3). The LSkMDDM paper (LSkMDDM), reconstructed in ``papers/LSkMDDM.md``.
     """
 
     def __init__(self, solver: str = "eig", ridge: float = 0.0, n_components: int | None = None,

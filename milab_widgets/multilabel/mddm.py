@@ -4,7 +4,7 @@ Zhang, Y., & Zhou, Z.-H. (2010). Multilabel dimensionality reduction via depende
 maximization. ACM TKDD 4(3), article 14.
 
 MDDM maximises the HSIC dependence between the projected features and the labels. With the
-features normalised to [0, 1] on the training data (seed 001 normalises first), centred
+features normalised to [0, 1] on the training data (the MFSEF paper normalises first), centred
 (H = I - 11^T/n) and the linear label kernel L = Y Y^T, the projection P (d x r) holds the
 top r eigenvectors of (computed from an SVD of the d x L factor X^T H Y, not a d x d
 eigendecomposition)

@@ -40,7 +40,7 @@ LABEL_RANK_RTOL = float(np.sqrt(np.finfo(np.float64).eps))
 def label_eigenvectors(Q: np.ndarray, n_components: int | None = None):
     """Lemma 1 by an SVD: the top eigenpairs (s, B) of Q Q^T without forming an n x n matrix.
 
-    Seed 004, Lemma 1 (papers/LSkMDDM.md): if Q^T Q v = s v, ||v|| = 1, then u = Q v / sqrt(s)
+    The LSkMDDM paper, Lemma 1 (papers/LSkMDDM.md): if Q^T Q v = s v, ||v|| = 1, then u = Q v / sqrt(s)
     is a unit eigenvector of Q Q^T with eigenvalue s. With the thin SVD Q = U diag(sigma) V^T
     this is u_j = Q v_j / sigma_j = U[:, j] and s_j = sigma_j^2, so one SVD of the n x c Q
     (O(n c^2)) gives both, without forming Q^T Q (which squares the condition number).

@@ -1,6 +1,6 @@
-"""MFSEF (seed 001) and MFSLS: mutual-information ranking, then sampling from local subspaces.
+"""MFSEF (the MFSEF paper) and MFSLS: mutual-information ranking, then sampling from local subspaces.
 
-MFSEF -- multi-label feature selection with expert features (seed 001, Algorithm 1):
+MFSEF -- multi-label feature selection with expert features (the MFSEF paper, Algorithm 1):
 
 1. Discretise the training features (equal width, ``n_bins``; seed: 2).
 2. Expert features E: given by hand (``experts``), or the ``n_experts`` features with the
@@ -85,7 +85,7 @@ class _SubspaceSelector(FeatureSelector):
 
 
 class MFSEF(_SubspaceSelector):
-    """Multi-label feature selection with expert features (seed 001).
+    """Multi-label feature selection with expert features (the MFSEF paper).
 
     Parameters
     ----------
@@ -117,7 +117,7 @@ class MFSEF(_SubspaceSelector):
 
     References
     ----------
-    Seed 001 (Cheng Yusheng, Song Fan, Wang Yibin, Qian Kun), Algorithm 1; English
+    The MFSEF paper (Cheng Yusheng, Song Fan, Wang Yibin, Qian Kun), Algorithm 1; English
     restatement in papers/MFSEF.md.
     """
 
@@ -156,7 +156,7 @@ class MFSLS(_SubspaceSelector):
     References
     ----------
     Liu Jinghua et al., multi-label feature selection based on local subspace (MFSLS), as
-    cited by seed 001 [10].
+    cited by the MFSEF paper [10].
     """
 
     def __init__(self, n_features: int = 10, ratios=DEFAULT_RATIOS, n_bins: int = 2):

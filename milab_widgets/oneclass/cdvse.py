@@ -1,4 +1,4 @@
-"""CDVSE: selective ensemble of SVDDs by correntropy and distance variance (seed 002).
+"""CDVSE: selective ensemble of SVDDs by correntropy and distance variance (the CDVSE paper).
 
 M bootstrap SVDDs with radii r_k and centres a_k; d_k(x_n) = ||phi(x_n) - a_k|| on the N
 training samples (seed eq. 15), d_n = (d_1(x_n), ..., d_M(x_n)). The weights w >= 0 maximise
@@ -19,7 +19,7 @@ Step (b) is the concave quadratic -1/2 w^T H w + b^T w + const with
     H = 2 lambda M sum_n d_n d_n^T - (sum_k p_k) / (sigma^2 M) r r^T       (PSD: p_k < 0)
     b = -(sum_k p_k r_k) / (sigma^2 M) r + 2 lambda sum_n (1.d_n) d_n - gamma 1,
 
-whose stationary point H w = b is the seed's garbled eq. 22 re-derived. The seed drops
+whose stationary point H w = b is the paper's garbled eq. 22 re-derived. The seed drops
 w >= 0 when solving; here it is honoured exactly by a non-negative QP solver (active set),
 so every step maximises the surrogate over the feasible set and J(w) never decreases:
 J(w_t) = F(w_t, p_{t+1}) <= F(w_{t+1}, p_{t+1}) <= J(w_{t+1}), F being the half-quadratic
@@ -109,7 +109,7 @@ def selected_spheres(weights, gamma_l1: float, lam: float) -> np.ndarray:
 
 
 class CDVSESVDD(_SphereEnsemble):
-    """Selective SVDD ensemble by correntropy and distance variance (CDVSE-SVDDs, seed 002).
+    """Selective SVDD ensemble by correntropy and distance variance (CDVSE-SVDDs, the CDVSE paper).
 
     Parameters
     ----------
@@ -117,7 +117,7 @@ class CDVSESVDD(_SphereEnsemble):
         M, the number of bootstrap base SVDDs before selection.
     C, gamma, tol, nu :
         The base SVDDs' parameters, as for :class:`~milab_widgets.oneclass.SVDD` (gamma is
-        the seed's zeta; C or nu, not both, nu meaning C = 1 / (nu n) with n = len(X)).
+        the paper's zeta; C or nu, not both, nu meaning C = 1 / (nu n) with n = len(X)).
     sigma : float, default=0.3
         Width of the correntropy kernel on the radii.
     lam : float, default=1.0

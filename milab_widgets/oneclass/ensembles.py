@@ -1,4 +1,4 @@
-"""The seed's baseline SVDD ensembles: Bagging (majority vote) and AdaBoost.
+"""The paper's baseline SVDD ensembles: Bagging (majority vote) and AdaBoost.
 
 Both share the base SVDDs' parameters C (or nu) and gamma (zeta) with the single SVDD and keep
 their spheres in one :class:`~milab_widgets.oneclass.spheres.Spheres`, so predicting costs
@@ -77,7 +77,7 @@ class BaggingSVDD(_SphereEnsemble):
     n_estimators : int, default=50
         M, the number of base SVDDs.
     C, gamma, tol, nu :
-        As for :class:`~milab_widgets.oneclass.SVDD` (gamma is the seed's zeta; C or nu,
+        As for :class:`~milab_widgets.oneclass.SVDD` (gamma is the paper's zeta; C or nu,
         not both). nu means C = 1 / (nu n) for every base SVDD, n = len(X): a bootstrap
         sample has n rows too.
     random_state : int, Generator or None
@@ -137,7 +137,7 @@ class AdaBoostSVDD(_SphereEnsemble):
     n_estimators : int, default=50
         The most boosting rounds M.
     C, gamma, tol, nu :
-        As for :class:`~milab_widgets.oneclass.SVDD` (gamma is the seed's zeta; C or nu,
+        As for :class:`~milab_widgets.oneclass.SVDD` (gamma is the paper's zeta; C or nu,
         not both). nu means C = 1 / (nu n), n = len(X): the boosting weights n w_i sum to n.
 
     Attributes

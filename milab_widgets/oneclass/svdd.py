@@ -4,7 +4,7 @@ The smallest sphere in feature space holding the training data, softened by slac
 
     min R^2 + sum_i C_i xi_i   s.t.  ||phi(x_i) - a||^2 <= R^2 + xi_i,  xi_i >= 0,
 
-with K(x, y) = exp(-gamma ||x - y||^2) (the seed's zeta is ``gamma``) and C_i = C w_i
+with K(x, y) = exp(-gamma ||x - y||^2) (the paper's zeta is ``gamma``) and C_i = C w_i
 (w: sample weights, 1 by default). Its dual (seed eq. 2) is solved by the SMO solver of
 :mod:`milab_widgets.core.svdd`; the centre is a = sum_i a_i phi(x_i) and
 

@@ -5,8 +5,8 @@ a UCI set projected on two principal components) whenever a slider moves: zeta, 
 sigma, lambda, gamma (l1). It draws both decision boundaries, CDVSE's weight per base SVDD
 (kept or dropped at 1/M), the objective over the half-quadratic steps, and the test
 g-means. Clicking a sample in the CDVSE plot lists its distance to each kept sphere. The
-UCI tab runs the seed's protocol (quick grids) on one UCI set and shows its
-row of Tables 2-4 beside the seed's numbers.
+UCI tab runs the paper's protocol (quick grids) on one UCI set and shows its
+row of Tables 2-4 beside the paper's numbers.
 
 >>> from milab_widgets.widgets import CDVSEPanel
 >>> panel = CDVSEPanel()         # doctest: +SKIP
@@ -125,7 +125,7 @@ class CDVSEPanel(Panel):
 
     def _uci_box(self) -> widgets.VBox:
         note = widgets.HTML("<small>Quick protocol: 3-fold selection on small grids, M = 20; "
-                            "the notebook runs the seed's full protocol.</small>")
+                            "the notebook runs the paper's full protocol.</small>")
         return widgets.VBox([widgets.HBox([self.uci_dataset, self.repetitions,
                                            self.uci_button]), note, self.uci_output])
 
@@ -180,7 +180,7 @@ class CDVSEPanel(Panel):
         return self.uci_table is not None
 
     def run_uci(self) -> None:
-        """The seed's protocol (quick grids) on the chosen UCI set, beside the seed's row."""
+        """The paper's protocol (quick grids) on the chosen UCI set, beside the paper's row."""
         name = self.uci_dataset.value
         with self.working(f"protocol on {name} ({self.repetitions.value} repetitions)"):
             results = cdvse.run([name], quick=True, repetitions=self.checked(self.repetitions),

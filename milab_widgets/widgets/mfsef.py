@@ -2,7 +2,7 @@
 
 Pick a dataset (one with a fixed train/test split), let MFSEF take the top-MI features as
 experts or pick them by hand -- the expert view shows every feature's relevance
-FMI(f; L) = sum_l I(f; l) above the feature values of all training samples (the seed's
+FMI(f; L) = sum_l I(f; l) above the feature values of all training samples (the paper's
 waterfall plot) -- set ML-kNN's k and the subspace ratios, and compare the selectors on
 AP, HL, RL and OE as the number of selected features grows. Every selector is fitted once
 per Run on the training part and evaluated by ML-kNN on the test part, through the same

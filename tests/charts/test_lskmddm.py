@@ -1,4 +1,4 @@
-"""Seed 004's charts build valid Vega-Lite from tables shaped like the experiment's."""
+"""The LSkMDDM paper's charts build valid Vega-Lite from tables shaped like the experiment's."""
 
 import numpy as np
 import pandas as pd

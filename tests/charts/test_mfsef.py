@@ -1,4 +1,4 @@
-"""Seed 001's charts: the data they draw and the critical difference they show."""
+"""The MFSEF paper's charts: the data they draw and the critical difference they show."""
 
 import numpy as np
 import pandas as pd

@@ -110,7 +110,7 @@ def test_cache_key_ignores_the_number_of_repetitions(monkeypatch, tmp_path):
 CLAIM_COLUMNS = ["claim", "effect", "ci_low", "ci_high", "p_value", "verdict", "test", "n"]
 
 
-# -- the replay at the seed's Table 2 parameters, "C" read as nu -------------------------------
+# -- the replay at the paper's Table 2 parameters, "C" read as nu -------------------------------
 def toy_thyroid(seed=0):
     """Random data under the name of a Table 2 row (thyroid: nu 0.06, zeta 0.06, sigma 1)."""
     rng = np.random.default_rng(seed)

@@ -1,4 +1,4 @@
-"""Seed 001's experiment functions on a small synthetic dataset and hand-made score tables."""
+"""The MFSEF paper's experiment functions on a small synthetic dataset and hand-made score tables."""
 
 import numpy as np
 import pandas as pd

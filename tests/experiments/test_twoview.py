@@ -163,7 +163,7 @@ def test_objective_claim_is_a_deterministic_property_of_each_curve():
                                    pd.DataFrame(falling + rising), pd.DataFrame())
     claims = summarise_claims(cases).set_index("claim")
     monotone = claims.loc["objective never rises: our monotone H rule"]
-    paper = claims.loc["objective never rises: the seed's H rule (eq. 17)"]
+    paper = claims.loc["objective never rises: the paper's H rule (eq. 17)"]
     assert monotone.verdict == "supported" and paper.verdict == "contradicted"
     assert paper.effect == pytest.approx(experiment.RISE_TOLERANCE - 0.5)  # 4 -> 6: +50 %
     assert np.isnan(paper.p_value) and paper.ci_low == paper.ci_high == paper.effect

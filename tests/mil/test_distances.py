@@ -10,7 +10,7 @@ from .conftest import brute_force_distances, random_bags
 
 
 def test_seed_worked_example():
-    # Seed 000 §1.1: A = {-1,-2,-3}, B = {1,2,50}: h(A,B)=4, h(B,A)=51, maxH=51, minH=2.
+    # The intH paper §1.1: A = {-1,-2,-3}, B = {1,2,50}: h(A,B)=4, h(B,A)=51, maxH=51, minH=2.
     bags = BagDataset.from_bags([[[-1.0], [-2.0], [-3.0]], [[1.0], [2.0], [50.0]]])
     d = bag_distances(bags)
     assert d["max"][0, 1] == pytest.approx(51.0)

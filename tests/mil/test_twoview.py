@@ -128,7 +128,7 @@ def test_objective_never_increases_and_factors_stay_non_negative(seed, alpha, be
 
 
 def test_paper_rule_can_increase_the_objective_when_beta_is_large():
-    """The seed's H rule (eq. 17, corrected) overshoots when the quartic term dominates;
+    """The paper's H rule (eq. 17, corrected) overshoots when the quartic term dominates;
     the monotone rule, same fixed points, does not (module docstring)."""
     phis, _, _, y = random_problem(0, m=30)
     fits = {update: TwoViewMIClustering(C, kernel="factored", beta=100.0, update=update,
