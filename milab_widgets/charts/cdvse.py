@@ -117,4 +117,4 @@ def objective_chart(history: np.ndarray) -> alt.Chart:
         x=alt.X("iteration:Q", title="half-quadratic step"),
         y=alt.Y("objective:Q", title="J(w)", scale=alt.Scale(zero=False)),
         tooltip=["iteration", alt.Tooltip("objective:Q", format=".6g")],
-    ).properties(width=260, height=160, title="Objective (seed eq. 17)")
+    ).properties(width=260, height=160, title="Objective (the paper's eq. 17)")

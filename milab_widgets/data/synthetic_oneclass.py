@@ -4,7 +4,7 @@ Both are synthetic 2-D data drawn afresh from ``seed``: 200 normal points and 50
 
 * **Square_noise**: normal = uniform on the square frame
   {x in [0.3, 2.7], y in [0.3, 0.6] U [2.4, 2.7]} U {x in [0.3, 0.6] U [2.4, 2.7], y in [0.3, 2.7]};
-  outliers = uniform on [0, 3]^2 (some may fall on the frame, as in the seed).
+  outliers = uniform on [0, 3]^2 (some may fall on the frame, as in the paper).
 * **Sine_noise**: the paper's text swaps the roles ("normal = uniform in [0, 3]^2, outliers on
   y = sin(2 pi x / 3) +- eps, eps ~ N(0, 1)"); by analogy with Square_noise the intended set is
   normal = a noisy sine band, outliers = uniform in the box. That reading is the default:

@@ -31,7 +31,7 @@ _UCI_CITATION = ("Dua, D., & Graff, C. UCI Machine Learning Repository. Universi
 #: Seed datasets that cannot be prepared here, with the reason.
 UNAVAILABLE = MappingProxyType({
     "flare_solar": (
-        "Flare_solar (seed Table 1: 94 normal / 50 outliers, 9 features) is the 144-row IDA "
+        "Flare_solar (the paper's Table 1: 94 normal / 50 outliers, 9 features) is the 144-row IDA "
         "benchmark version; it cannot be rebuilt from the UCI solar flare files (flare.data1/2, "
         "1066 rows: no deduplication, attribute subset or flare-class target gives 94/50), "
         "so it is not registered and its rows of Tables 2-4 are not regenerated."

@@ -1,6 +1,6 @@
-"""The seed-000 protocol for neighbour bag classifiers: nested cross-validation.
+"""The intH paper's protocol for neighbour bag classifiers: nested cross-validation.
 
-Outer k-fold cross-validation (10 folds in the seed) estimates accuracy; inside each outer
+Outer k-fold cross-validation (10 folds in the paper) estimates accuracy; inside each outer
 training fold, an inner k-fold cross-validation (5 folds) picks the number of references /
 neighbours K from ``k_grid`` and, for the integrated distance, the NCA bandwidth sigma from
 ``sigma_grid`` (alpha is tuned by NCA + golden-section search on each training part, once

@@ -1,6 +1,6 @@
 """Scores of one-class classifiers: the geometric mean of the two class accuracies.
 
-    g = sqrt(a+ . a-)     (seed eq. 23; Kubat & Matwin 1997, as used by Wu & Ye 2009)
+    g = sqrt(a+ . a-)     (the paper's eq. 23; Kubat & Matwin 1997, as used by Wu & Ye 2009)
 
 a+ = fraction of normal samples (+1) predicted normal, a- = fraction of outliers (-1)
 predicted outliers. Unlike accuracy it is not fooled by calling everything normal.

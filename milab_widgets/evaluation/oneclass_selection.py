@@ -1,6 +1,6 @@
 """Choosing one-class parameters by cross-validation on a training set of normal samples.
 
-The seed picks (C, zeta) of the SVDD, then sigma of CDVSE, by 5-fold cross-validation on
+The paper picks (C, zeta) of the SVDD, then sigma of CDVSE, by 5-fold cross-validation on
 the training set, which holds 70 % of the normal samples and only 0.5 % of the outliers
 (one or two samples). A validation fold therefore has almost no outliers to reject, and
 plain accuracy would favour the loosest description. The criterion here is the g-mean on

@@ -24,11 +24,11 @@ points on 11 of its 13 sets (Pima 77.30 vs sqrt(0.6) = 77.46, Cancer 96.48 vs 96
 normal samples (LIBSVM's one-class ``-n``) and rejects the rare training outlier. So the
 replay fits every SVDD with ``nu=C``, i.e. bound 1 / (C n).
 
-Protocol (seed §4.2): per repetition, training = 70 % of the normal samples and 0.5 % of
+Protocol (the paper's §4.2): per repetition, training = 70 % of the normal samples and 0.5 % of
 the outliers (at least one), test = the rest. Features are scaled to [0, 1] with the
-training set's minima and maxima (the seed does not say; its zeta values fit that range).
+training set's minima and maxima (the paper does not say; its zeta values fit that range).
 5-fold cross-validation on the training set picks (C, zeta) of the single SVDD, then sigma
-of CDVSE (lambda = gamma = 1 as in the seed), by the criterion of
+of CDVSE (lambda = gamma = 1 as in the paper), by the criterion of
 :mod:`milab_widgets.evaluation.oneclass_selection`. Bagging and CDVSE share the same M
 bootstrap SVDDs (CDVSE selects among Bagging's members); AdaBoost uses the training labels.
 """
@@ -486,7 +486,7 @@ def score_table(summary: pd.DataFrame, split: str) -> pd.DataFrame:
 
 def parameters_table(all_runs: pd.DataFrame, criterion: str = DEFAULT_REFERENCE,
                      split: str = "test") -> pd.DataFrame:
-    """The replay beside the seed: per method, its g-mean (mean ± std, %) at the paper's own
+    """The replay beside the paper: per method, its g-mean (mean ± std, %) at the paper's own
     Table 2 parameters ("C" read as nu), the paper's Table 4 (or 3) value, and ours with
     the parameters ``criterion`` selected (``table4_paper_parameters.csv``)."""
     replay = _split_summary(all_runs, PAPER_PARAMETERS, split)
@@ -625,7 +625,7 @@ def claim_cases(all_runs: pd.DataFrame | None, synthetic: pd.DataFrame,
                 criterion: str = DEFAULT_REFERENCE) -> pd.DataFrame:
     """The paper's claims per case as statistical statements.
 
-    Claims (seed Table 4 and conclusion; §4.1): CDVSE's test g-mean exceeds SVDD's,
+    Claims (the paper's Table 4 and conclusion; §4.1): CDVSE's test g-mean exceeds SVDD's,
     Bagging's and AdaBoost's on the UCI sets, with the parameters ``criterion`` selected
     and with the paper's own Table 2 parameters; and it exceeds SVDD's on the artificial
     sets. A case is one dataset and rival: the effect is the mean over the repetitions of

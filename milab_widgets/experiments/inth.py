@@ -11,10 +11,10 @@ Regenerates, as tidy DataFrames:
   resampled t-test on the outer folds, per claim the Wilcoxon signed-rank test over the
   datasets (see :mod:`milab_widgets.evaluation.claim_tests`).
 
-Protocol (seed §2): 10-fold outer cross-validation; inside each training fold a 5-fold
+Protocol (the paper's §2): 10-fold outer cross-validation; inside each training fold a 5-fold
 cross-validation picks references/K from {1, 3, 5, 7} and, for intH, sigma from
 {0.1, ..., 100} with alpha tuned by NCA + golden-section search; citers = references + 2.
-Folds are stratified and shuffled with ``seed``. The seed does not state a feature scaling:
+Folds are stratified and shuffled with ``seed``. The paper does not state a feature scaling:
 ``scale`` is a parameter ("none" = raw features, the default of our tables).
 """
 

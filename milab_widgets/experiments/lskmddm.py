@@ -6,8 +6,8 @@ are smaller than the paper's, see :class:`Settings`):
   yeast, random 2/3 : 1/3 partitions: AUC, macro-F1, micro-F1, plus the principal angle
   between their test embeddings (they must agree);
 - Tables 3-6: the compared methods on the 11 Yahoo sets, random training / test partitions
-  (the seed: 4000 / the rest);
-- Table 7: RCV1 (rcv1subset1, random partitions; the seed: 3000 / 3000); pascal07 is not
+  (the paper: 4000 / the rest);
+- Table 7: RCV1 (rcv1subset1, random partitions; the paper: 3000 / 3000); pascal07 is not
   obtainable here;
 - Figs. 1-3: AUC, macro-F1, micro-F1 vs embedding dimension on Arts, Business, Computers,
   Education (first partition);

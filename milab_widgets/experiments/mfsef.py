@@ -15,7 +15,7 @@ Regenerates, as tidy DataFrames:
 
 Protocol: the Yahoo sets' fixed split (2000 train / 3000 test). Selectors are fitted on the
 training part only (discretisation: 2 equal-width bins fitted there); ML-kNN is trained on
-the selected columns of the raw training features and scored on the test part. The seed
+the selected columns of the raw training features and scored on the test part. The paper
 does not say how many features its tables use: we use one rule for every method and
 dataset, ``table_fraction`` x d features (10 %, fixed before any run), and show the curves
 of Fig. 4 over 2 %..30 % of d to judge that choice. Everything is deterministic (``seed``
@@ -402,7 +402,7 @@ def claims(scores: pd.DataFrame) -> pd.DataFrame:
        method (effect: its average rank minus MFSEF's; interval: ± CD), so *supported*
        means MFSEF ranks significantly ahead of every other method and *contradicted* that
        one ranks significantly ahead of MFSEF;
-    2. Fig. 5, "MFSEF is significantly better than X" for the rivals the seed names:
+    2. Fig. 5, "MFSEF is significantly better than X" for the rivals the paper names:
        Nemenyi's comparison of the two average ranks;
     3. "MFSEF is better than X" for every other method: the Wilcoxon signed-rank test over
        the datasets of the metric's difference (oriented so that positive favours MFSEF),

@@ -15,7 +15,7 @@ Data (NUS-WIDE is not obtainable; :mod:`milab_widgets.data.image_bags`): "digits
 "digits-b" (real handwritten digits as two-view bags), "synthetic", or the folder of a
 user's own two-view bags (:mod:`milab_widgets.data.twoview_files`).
 
-Protocol choices where the seed is silent (all in :class:`Settings`):
+Protocol choices where the paper is silent (all in :class:`Settings`):
 - each run r draws its own labelled 5 % per class and its own initialisation (seed + r);
 - BAMIC sees both views: the sum of each view's Hausdorff matrix divided by its mean
   off-diagonal entry (so neither view dominates), k-medoids from random medoids;
@@ -81,7 +81,7 @@ class Settings:
 
     The default full run deviates from the paper's protocol to fit the time a shared 2-core
     machine allowed (its load average was 15-19 when the committed run was made):
-    ``runs`` = 5 runs per table cell (the seed: 10), and Figs. 1-2 over ``grid_alphas`` =
+    ``runs`` = 5 runs per table cell (the paper: 10), and Figs. 1-2 over ``grid_alphas`` =
     4 of the 8 alpha values (every beta), ``grid_runs`` = 3 runs per cell.
     ``Settings(runs=10, grid_alphas=None, grid_runs=10)`` is the paper's protocol."""
 
@@ -350,7 +350,7 @@ def convergence_runs(data: TwoViewBags, settings: Settings,
 
 
 def grid_problem(settings: Settings, data: TwoViewBags | None = None) -> TwoViewBags:
-    """The two-class subset of Figs. 1-4 (the seed: "two classes of NUS-WIDE1") of
+    """The two-class subset of Figs. 1-4 (the paper: "two classes of NUS-WIDE1") of
     ``data``, the grid dataset (loaded when not given)."""
     data = data if data is not None else load_problem(settings.grid_dataset)
     missing = [name for name in settings.grid_classes if name not in data.class_names]

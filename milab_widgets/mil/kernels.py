@@ -7,13 +7,13 @@ The TwoViewMIC paper (Cai & Liu 2021, §2.3) embeds two such kernels in its two-
   is fitted on all instances of a view, and
 
       phi(B) = sum_{b in B} ( omega_j pr(b | Lambda_j) / sum_k omega_k pr(b | Lambda_k) )_{j=1..K}
-      K(B_s, B_t) = <phi(B_s), phi(B_t)>                                   (seed eqs. 18-19)
+      K(B_s, B_t) = <phi(B_s), phi(B_t)>                                   (the paper's eqs. 18-19)
 
   the bag's summed posterior responsibilities, K = 100 components by default.
 
 * Minimax kernel (Ker2; Gärtner, Flach, Kowalczyk & Smola, "Multi-instance kernels", ICML
   2002): phi(B) = (min_{b in B} b_1, ..., min_{b in B} b_d, max_{b in B} b_1, ..., max_{b in B} b_d)
-  and K(B_s, B_t) = (gamma <phi(B_s), phi(B_t)> + 1)^p, p = 5          (seed eqs. 20-22)
+  and K(B_s, B_t) = (gamma <phi(B_s), phi(B_t)> + 1)^p, p = 5          (the paper's eqs. 20-22)
 
   on features min-max scaled to [0, 1] over the view's instances, with gamma = 1 / (2d)
   (scikit-learn's default gamma for a polynomial kernel on 2d features), so every entry lies
@@ -23,7 +23,7 @@ The TwoViewMIC paper (Cai & Liu 2021, §2.3) embeds two such kernels in its two-
 Both Gram matrices are phi-products, hence positive semi-definite, and non-negative.
 
 ``normalize=True`` (the default) divides K(B_s, B_t) by sqrt(K(B_s, B_s) K(B_t, B_t)): every
-bag's image in feature space gets unit length. The seed does not normalise; we do because
+bag's image in feature space gets unit length. The paper does not normalise; we do because
 concept factorisation normalises every data point to unit length (Xu & Gong, SIGIR 2004),
 because otherwise a view's weight in the two-view sum is its kernel's arbitrary scale
 (a 9-instance patch bag's posterior sum is ~5x longer than a 4-segment bag's), and because it
@@ -80,14 +80,14 @@ class _BagKernel(TransformerMixin, BaseEstimator):
 
 
 class MixtureModelKernel(_BagKernel):
-    """Ker1: summed Gaussian-mixture posteriors per bag, K = phi phi^T (seed eqs. 18-19).
+    """Ker1: summed Gaussian-mixture posteriors per bag, K = phi phi^T (the paper's eqs. 18-19).
 
     Parameters
     ----------
     n_components : int, default 100
         K, the number of mixture components (the paper's setting).
     covariance_type : {"diag", "full", "tied", "spherical"}, default "diag"
-        Of the mixture. The seed does not say; diagonal covariances keep 100 components
+        Of the mixture. The paper does not say; diagonal covariances keep 100 components
         well-posed on a few thousand instances of a few dozen features.
     standardize : bool, default True
         Fit the mixture on standardised instances (scikit-learn's ``reg_covar`` is an
@@ -175,7 +175,7 @@ class MixtureModelKernel(_BagKernel):
 
 
 class MinimaxKernel(_BagKernel):
-    """Ker2: (gamma <phi, phi'> + 1)^p over per-bag feature minima and maxima (seed eqs. 20-22).
+    """Ker2: (gamma <phi, phi'> + 1)^p over per-bag feature minima and maxima (the paper's eqs. 20-22).
 
     Parameters
     ----------

@@ -3,7 +3,7 @@
 For l training bags with labels y_i, a bandwidth sigma and D = d_intH(alpha):
 
     p_ij = exp(-D_ij / sigma) / sum_{k != i} exp(-D_ik / sigma)   (i != j),   p_ii = 0
-    f(alpha) = sum_i sum_{j: y_j = y_i} p_ij                        (seed eqs. 6-7)
+    f(alpha) = sum_i sum_{j: y_j = y_i} p_ij                        (the paper's eqs. 6-7)
 
 f is the expected number of training bags that a stochastic leave-one-out nearest neighbour
 classifies correctly (Goldberger, Roweis, Hinton & Salakhutdinov, "Neighbourhood components
@@ -26,7 +26,7 @@ GOLDEN = (np.sqrt(5.0) - 1.0) / 2.0
 
 
 def nca_objective(distances, y, sigma: float) -> float:
-    """f = sum_i sum_{j != i, y_j = y_i} p_ij for one bag-distance matrix (seed eq. 7).
+    """f = sum_i sum_{j != i, y_j = y_i} p_ij for one bag-distance matrix (the paper's eq. 7).
 
     p_ij is computed with the log-sum-exp shift, so raw distances in the hundreds with
     sigma = 0.1 neither underflow nor divide 0 by 0.
@@ -91,7 +91,7 @@ def golden_section_maximize(
 def tune_alpha_nca(
     d_min, d_max, y, sigma: float, *, grid: int | None = 11, tol: float = 1e-4
 ) -> tuple[float, float]:
-    """alpha* = argmax_{alpha in [0, 1]} f(alpha) (seed eq. 8); returns (alpha*, f(alpha*)).
+    """alpha* = argmax_{alpha in [0, 1]} f(alpha) (the paper's eq. 8); returns (alpha*, f(alpha*)).
 
     Parameters
     ----------

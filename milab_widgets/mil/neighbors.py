@@ -213,7 +213,7 @@ class CitationKNN(_BagNeighborsClassifier):
     training bags: t cites q iff fewer than C training bags t' != t are strictly closer to t
     than q is (q wins ties), i.e. d(q, t) <= the C-th smallest d(t, t'). q is positive iff
     the positive references and citers outnumber the negative ones (a tie is negative).
-    The seed sets C = R + 2, the default when ``citers=None``.
+    The paper sets C = R + 2, the default when ``citers=None``.
 
     Parameters
     ----------

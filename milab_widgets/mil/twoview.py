@@ -3,7 +3,7 @@
 Cai & Liu, "A semi-supervised two-view multiple-instance clustering model", Journal of
 Guangdong University of Technology 38(3):22-28, 2021 (restated in papers/TwoViewMIC.md).
 m bags seen in views v = 1..V (the paper: V = 2), kernel matrices K^v = phi(B^v)^T phi(B^v),
-c clusters, W^v (m x c) >= 0, H (m x c) >= 0. The objective (seed eqs. 8-9) is
+c clusters, W^v (m x c) >= 0, H (m x c) >= 0. The objective (the paper's eqs. 8-9) is
 
     O = sum_v [tr K^v - 2 tr((W^v)^T K^v H) + tr((W^v)^T K^v W^v H^T H)]     reconstruction
         + alpha (sum_v ||(W^v)^T||_{2,1} + ||H||_{2,1})                      sparsity
@@ -11,7 +11,7 @@ c clusters, W^v (m x c) >= 0, H (m x c) >= 0. The objective (seed eqs. 8-9) is
 
 with ||(W^v)^T||_{2,1} the sum of the norms of W^v's columns, ||H||_{2,1} the sum of the
 norms of H's rows, Q_ij = 1 if i = j or bags i and j are labelled alike, P_ij = 1 if i = j or
-both are labelled (eqs. 6-7; the seed labels the first l bags, here any subset).
+both are labelled (eqs. 6-7; the paper labels the first l bags, here any subset).
 Clusters = argmax of H's rows. ``unsupervised=True`` gives unKer: P = Q = I.
 
 Gradient (re-derived; the paper's eq. 12 carries a cancelling pair of 8 beta terms):
@@ -21,7 +21,7 @@ Gradient (re-derived; the paper's eq. 12 carries a cancelling pair of 8 beta ter
                                   B = beta (P o H H^T) H,  Y = sum_v K^v W^v + 2 beta (P o Q) H
 
 with D_1^v = diag(1 / (2 ||column_k of W^v||)) (c x c, on the right) and D_2 = diag(1 /
-(2 ||row_i of H||)) (m x m, on the left). Multiplicative updates (seed eqs. 16-17):
+(2 ||row_i of H||)) (m x m, on the left). Multiplicative updates (the paper's eqs. 16-17):
 
     W^v <- W^v o N^v_- / N^v_+
     H   <- H o t,  "paper":    t = Y / (A + 2 B)
@@ -70,7 +70,7 @@ _TINY = np.finfo(np.float64).tiny
 
 @dataclass(frozen=True)
 class LabelStructure:
-    """P and Q of seed eqs. 6-7, held as the labelled bags and their one-hot labels.
+    """P and Q of the paper's eqs. 6-7, held as the labelled bags and their one-hot labels.
 
     ``labelled`` are indices into the m bags, ``onehot`` (l x n_labels) their labels.
     No labelled bag means P = Q = I (the unsupervised unKer).
@@ -147,7 +147,7 @@ class KernelOperator:
 
 def objective(kernels: Sequence[np.ndarray], Ws: Sequence[np.ndarray], H: np.ndarray,
               alpha: float, beta: float, labels: LabelStructure) -> float:
-    """O(W^1..W^V, H) of seed eq. 9 (module docstring), for m x m kernel matrices."""
+    """O(W^1..W^V, H) of the paper's eq. 9 (module docstring), for m x m kernel matrices."""
     operators = [KernelOperator(np.asarray(K)) for K in kernels]
     return _objective_from_products(operators, [K @ W for K, W in zip(operators, Ws)], Ws, H,
                                     alpha, beta, labels)
@@ -221,7 +221,7 @@ class TwoViewMIClustering(ClusterMixin, BaseEstimator):
     alpha, beta : float, default 0.01
         Weights of the l2,1 sparsity and the label-similarity terms (the paper's tables).
     update : {"monotone", "paper"}, default "monotone"
-        The H rule (module docstring): "paper" is seed eq. 17 as corrected.
+        The H rule (module docstring): "paper" is the paper's eq. 17 as corrected.
     unsupervised : bool, default False
         Ignore the labels: P = Q = I (the paper's unKer baselines).
     max_iter : int, default 300

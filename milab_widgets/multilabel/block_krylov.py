@@ -29,7 +29,7 @@ Two Krylov methods:
 * :func:`block_lsqr` — LSQR (Paige & Saunders 1982) with ``damp = sqrt(eta)``: the paper's
   choice. LSQR works on the normal equations, so its convergence is governed by cond(K)^2.
 * :func:`block_cg` — conjugate gradients on K P = B (eta = 0; K is symmetric positive
-  definite, as the seed itself notes) or on (K^2 + eta I) P = K B (eta > 0, mathematically
+  definite, as the paper itself notes) or on (K^2 + eta I) P = K B (eta > 0, mathematically
   the same iterates as LSQR with damping, CGLS). For eta = 0 its convergence is governed by
   cond(K), not cond(K)^2: far fewer kernel passes.
 """

@@ -4,7 +4,7 @@ MFSEF -- multi-label feature selection with expert features (the MFSEF paper, Al
 
 1. Discretise the training features (equal width, ``n_bins``; seed: 2).
 2. Expert features E: given by hand (``experts``), or the ``n_experts`` features with the
-   largest FMI(f; L) = sum_j I(f; l_j) (Definition 6; the seed: 4 from waterfall plots plus
+   largest FMI(f; L) = sum_j I(f; l_j) (Definition 6; the paper: 4 from waterfall plots plus
    the MI ranking).
 3. Every other feature scores sum_j I(f_i, E; l_j), (f_i, e_1..e_k1) taken as one discrete
    variable; sorting by score (descending) gives the sequence S.
@@ -18,7 +18,7 @@ MFSEF -- multi-label feature selection with expert features (the MFSEF paper, Al
 MFSLS (Liu Jinghua et al., local-subspace multi-label feature selection) is steps 1 and 3-7
 without experts, i.e. the ranking is FMI(f; L).
 
-Rounding of step 6 (the seed does not say): largest remainder -- floor(ratio * n) each, the
+Rounding of step 6 (the paper does not say): largest remainder -- floor(ratio * n) each, the
 leftover features go to the parts with the largest fractional parts (earlier parts win
 ties); a part asked for more than it holds gives them all and the excess goes to the parts
 with room, first part first, so the counts always add up to k - |E|. Ties in any ordering keep the lower
@@ -188,6 +188,6 @@ def _check_ratios(ratios) -> np.ndarray:
     if values.size == 0 or (values <= 0).any() or not np.isclose(values.sum(), 1.0):
         raise InputError(
             f"ratios must be positive numbers summing to 1 (one per local subspace), got "
-            f"{list(ratios)}; the seed uses (0.6, 0.3, 0.1)."
+            f"{list(ratios)}; the paper uses (0.6, 0.3, 0.1)."
         )
     return values

@@ -1,6 +1,6 @@
 """OLSkMDDM: least squares on the Stiefel manifold,  min ||K P - B||_F^2  s.t.  P^T P = I.
 
-The seed solves this "unbalanced Procrustes" problem with a feasible method for
+The paper solves this "unbalanced Procrustes" problem with a feasible method for
 orthogonality constraints (its ref. [21]); we use Wen & Yin's (Math. Program. 142, 2013)
 curvilinear search along the Cayley transform, with Barzilai-Borwein step sizes and a
 *monotone* Armijo backtracking (so the objective never increases):

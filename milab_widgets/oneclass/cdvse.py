@@ -1,8 +1,8 @@
 """CDVSE: selective ensemble of SVDDs by correntropy and distance variance (the CDVSE paper).
 
 M bootstrap SVDDs with radii r_k and centres a_k; d_k(x_n) = ||phi(x_n) - a_k|| on the N
-training samples (seed eq. 15), d_n = (d_1(x_n), ..., d_M(x_n)). The weights w >= 0 maximise
-(seed eq. 17)
+training samples (the paper's eq. 15), d_n = (d_1(x_n), ..., d_M(x_n)). The weights w >= 0 maximise
+(the paper's eq. 17)
 
     J(w) = 1/M sum_k exp(-(r_k - w.r)^2 / (2 sigma^2))           correntropy: compactness
            - lambda sum_i sum_n (d_i(x_n) - w.d_n)^2               distance variance
@@ -10,7 +10,7 @@ training samples (seed eq. 15), d_n = (d_1(x_n), ..., d_M(x_n)). The weights w >
 
 by half-quadratic optimisation (He et al. 2011), from w = 1/M, alternating for T_max steps
 
-    (a) p_k = -exp(-(r_k - w.r)^2 / (2 sigma^2))                  (seed eq. 20), and
+    (a) p_k = -exp(-(r_k - w.r)^2 / (2 sigma^2))                  (the paper's eq. 20), and
     (b) w = argmax_{w >= 0} 1/(2 sigma^2 M) sum_k p_k (r_k - w.r)^2
                             - lambda sum_n sum_i (d_i(x_n) - w.d_n)^2 - gamma 1.w .
 
@@ -19,11 +19,11 @@ Step (b) is the concave quadratic -1/2 w^T H w + b^T w + const with
     H = 2 lambda M sum_n d_n d_n^T - (sum_k p_k) / (sigma^2 M) r r^T       (PSD: p_k < 0)
     b = -(sum_k p_k r_k) / (sigma^2 M) r + 2 lambda sum_n (1.d_n) d_n - gamma 1,
 
-whose stationary point H w = b is the paper's garbled eq. 22 re-derived. The seed drops
+whose stationary point H w = b is the paper's garbled eq. 22 re-derived. The paper drops
 w >= 0 when solving; here it is honoured exactly by a non-negative QP solver (active set),
 so every step maximises the surrogate over the feasible set and J(w) never decreases:
 J(w_t) = F(w_t, p_{t+1}) <= F(w_{t+1}, p_{t+1}) <= J(w_{t+1}), F being the half-quadratic
-surrogate (seed eq. 19), which lies below J for every p and touches it at (a).
+surrogate (the paper's eq. 19), which lies below J for every p and touches it at (a).
 
 Selection: base SVDDs with w_k < 1/M are dropped (if none reaches 1/M, the largest weight
 is kept). Decision: x is normal iff sum_{k kept} w_k d_k(x) <= sum_{k kept} w_k r_k.
@@ -48,14 +48,14 @@ __all__ = ["CDVSESVDD", "auxiliary_weights", "cdvse_objective", "distance_moment
 
 
 def cdvse_objective(w, radii, distances, sigma, lam, gamma_l1) -> float:
-    """J(w) of seed eq. 17; ``distances`` is the (N, M) matrix d_k(x_n)."""
+    """J(w) of the paper's eq. 17; ``distances`` is the (N, M) matrix d_k(x_n)."""
     compactness = np.mean(np.exp(-((radii - w @ radii) ** 2) / (2.0 * sigma**2)))
     spread = distances - (distances @ w)[:, None]
     return float(compactness - lam * np.sum(spread**2) - gamma_l1 * np.abs(w).sum())
 
 
 def auxiliary_weights(w, radii, sigma) -> np.ndarray:
-    """p_k = -exp(-(r_k - w.r)^2 / (2 sigma^2)) (seed eq. 20): the half-quadratic step (a)."""
+    """p_k = -exp(-(r_k - w.r)^2 / (2 sigma^2)) (the paper's eq. 20): the half-quadratic step (a)."""
     return -np.exp(-((radii - w @ radii) ** 2) / (2.0 * sigma**2))
 
 
@@ -123,7 +123,7 @@ class CDVSESVDD(_SphereEnsemble):
     lam : float, default=1.0
         lambda, weight of the distance-variance term.
     gamma_l1 : float, default=1.0
-        gamma of the seed, weight of the l1 penalty (named apart from the kernel's gamma).
+        gamma of the paper, weight of the l1 penalty (named apart from the kernel's gamma).
         So large that every weight is 0, ``fit`` raises an InputError.
     max_iter : int, default=20
         T_max, the half-quadratic steps.
@@ -147,7 +147,7 @@ class CDVSESVDD(_SphereEnsemble):
     offset_ : float
         -``ensemble_radius_``: ``decision_function = score_samples - offset_``.
     n_iter_ : int
-        Half-quadratic steps taken (``max_iter``: the seed runs a fixed T_max).
+        Half-quadratic steps taken (``max_iter``: the paper runs a fixed T_max).
     n_features_in_ : int; feature_names_in_ : ndarray of str (DataFrame input only)
 
     References

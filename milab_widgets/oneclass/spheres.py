@@ -5,7 +5,7 @@ ensemble keeps one matrix of duals over the union of their support vectors: colu
 the k-th sphere's duals. The squared distances of n query points to all M centres then take
 one kernel block and one matrix product,
 
-    d_k(x)^2 = 1 - 2 sum_i A_ik K(x, s_i) + sum_ij A_ik A_jk K(s_i, s_j)   (seed eq. 15).
+    d_k(x)^2 = 1 - 2 sum_i A_ik K(x, s_i) + sum_ij A_ik A_jk K(s_i, s_j)   (the paper's eq. 15).
 
 A bootstrap sample is a weighting too: the SVDD of a sample drawn with replacement equals
 the SVDD of the distinct rows drawn with bounds C_i = C * (times row i was drawn), since
@@ -59,7 +59,7 @@ class Spheres:
         return np.maximum(1.0 - 2.0 * cross + self.center_sq_norms, 0.0)
 
     def distances(self, X: np.ndarray) -> np.ndarray:
-        """(n, M): d_k(x) = ||phi(x) - a_k|| (seed eq. 15)."""
+        """(n, M): d_k(x) = ||phi(x) - a_k|| (the paper's eq. 15)."""
         return np.sqrt(self.squared_distances(X))
 
     def inside(self, X: np.ndarray) -> np.ndarray:

@@ -5,10 +5,10 @@ The smallest sphere in feature space holding the training data, softened by slac
     min R^2 + sum_i C_i xi_i   s.t.  ||phi(x_i) - a||^2 <= R^2 + xi_i,  xi_i >= 0,
 
 with K(x, y) = exp(-gamma ||x - y||^2) (the paper's zeta is ``gamma``) and C_i = C w_i
-(w: sample weights, 1 by default). Its dual (seed eq. 2) is solved by the SMO solver of
+(w: sample weights, 1 by default). Its dual (the paper's eq. 2) is solved by the SMO solver of
 :mod:`milab_widgets.core.svdd`; the centre is a = sum_i a_i phi(x_i) and
 
-    ||phi(x) - a||^2 = 1 - 2 sum_i a_i K(x, x_i) + sum_ij a_i a_j K(x_i, x_j)   (seed eq. 3),
+    ||phi(x) - a||^2 = 1 - 2 sum_i a_i K(x, x_i) + sum_ij a_i a_j K(x_i, x_j)   (the paper's eq. 3),
 
 R^2 being that value at the unbounded support vectors (0 < a_i < C_i; averaged over them).
 With the RBF kernel SVDD is scikit-learn's OneClassSVM: nu = 1 / (C n), and its
@@ -189,7 +189,7 @@ class SVDD(OutlierMixin, BaseEstimator):
         return self
 
     def squared_distance(self, X) -> np.ndarray:
-        """||phi(x) - a||^2 for each row of X (seed eq. 3)."""
+        """||phi(x) - a||^2 for each row of X (the paper's eq. 3)."""
         X = check_features(self, X, reset=False)
         cross = rbf_kernel(X, self.support_vectors_, gamma=float(self.gamma)) @ self.dual_coef_
         return np.maximum(1.0 - 2.0 * cross + self.center_sq_norm_, 0.0)

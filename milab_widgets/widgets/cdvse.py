@@ -153,7 +153,7 @@ class CDVSEPanel(Panel):
 
     def show_sample(self, x: float, y: float) -> None:
         """List the distance d_k(x) = ||phi(x) - a_k|| of the sample at (x, y) to each kept
-        sphere k beside its radius r_k and weight w_k (seed eq. 15), and CDVSE's decision
+        sphere k beside its radius r_k and weight w_k (the paper's eq. 15), and CDVSE's decision
         sum_k w_k (r_k - d_k(x)) (>= 0: normal)."""
         with self.working(f"distances of ({x:.3f}, {y:.3f}) to the kept spheres"):
             ensemble = self.result.ensemble

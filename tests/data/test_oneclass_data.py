@@ -1,4 +1,4 @@
-"""One-class data: OneClassDataset, the UCI registry entries (counts = seed Table 1), the
+"""One-class data: OneClassDataset, the UCI registry entries (counts = the paper's Table 1), the
 recipes' details, and the seeded synthetic generators."""
 
 import numpy as np

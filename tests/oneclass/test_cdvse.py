@@ -32,7 +32,7 @@ def brute_objective(w, r, D, sigma, lam, gamma_l1):
 
 
 def brute_surrogate(w, p, r, D, sigma, lam, gamma_l1):
-    """The w-dependent part of seed eq. 19 for fixed p."""
+    """The w-dependent part of the paper's eq. 19 for fixed p."""
     M = len(r)
     value = sum(p[k] * (r[k] - w @ r) ** 2 for k in range(M)) / (2 * sigma**2 * M)
     value -= lam * sum(((D[n] - D[n] @ w) ** 2).sum() for n in range(len(D)))
