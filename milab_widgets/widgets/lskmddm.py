@@ -22,6 +22,7 @@ import pandas as pd
 from milab_widgets.charts import use_lab_charts
 from milab_widgets.charts.lskmddm import embedding_chart
 from milab_widgets.data import list_datasets, load_dataset
+from milab_widgets.evaluation.label_statistics import label_statistics
 from milab_widgets.experiments.lskmddm import (
     SEED_METRICS,
     TIMING_SOLVERS,
@@ -31,7 +32,7 @@ from milab_widgets.experiments.lskmddm import (
     split_labels,
     time_solvers,
 )
-from milab_widgets.widgets.base import Panel, dataset_choices, show_table
+from milab_widgets.widgets.base import Panel, dataset_choices, show_objects, show_table
 from milab_widgets.widgets.live import LiveChart
 
 __all__ = ["LSkMDDMPanel"]
@@ -42,9 +43,12 @@ PANEL_SOLVERS = {name: spec for name, spec in TIMING_SOLVERS.items() if "Nystrom
 SPLIT_SEED = 0
 #: The scatter's fields (as the brush reports them) and the embedding columns they show.
 SCATTER_FIELDS = (("coordinate 1", 0), ("coordinate 2", 1))
-BRUSH_LEGEND = ("share inside = fraction of the brushed rows with the label; lift = share "
-                "inside / share of all held-out rows (above 1: the label is over-represented "
-                "in the brushed region).")
+BRUSH_LEGEND = ("share inside = fraction of the brushed rows with the label; share of all "
+                "rows = fraction of all held-out rows with it; lift = share inside / share of "
+                "all rows (above 1: the label is over-represented in the brushed region).")
+#: Added to the legend when some label never occurs among the held-out rows.
+ABSENT_LEGEND = (" Lift — : the label never occurs among the {} held-out rows (share of all "
+                 "rows 0), so the ratio is undefined.")
 METRICS_LEGEND = ("macroAUC = macro-averaged area under the ROC curve ↑, macroF1 / microF1 = "
                   "macro- / micro-averaged F1 ↑, RL = ranking loss ↓, OE = one-error ↓, "
                   "CV = coverage ↓, AP = average precision ↑ (↑ higher is better, ↓ lower).")
@@ -60,8 +64,10 @@ class LSkMDDMPanel(Panel):
     (colour of the scatter), ``run_button``, ``time_button``. Results: ``scores`` (dict of
     metrics), ``embedding`` (held-out embedding), ``solver_times`` (DataFrame), shown in
     ``metrics_output``, ``scatter_view`` (a live chart: brushing it fills
-    ``selection_stats``, the label statistics of the brushed rows, in ``selection_output``)
-    and ``times_output``. Switching the dataset clears every result at once.
+    ``selection_stats``, the label statistics of the brushed rows computed by
+    :func:`~milab_widgets.evaluation.label_statistics.label_statistics`, most frequent
+    first, in ``selection_output``) and ``times_output``. Switching the dataset clears every
+    result at once.
     """
 
     def __init__(self, dataset: str | None = None, n_train: int = 800, run: bool = True):
@@ -169,19 +175,6 @@ class LSkMDDMPanel(Panel):
                 inside &= (self.embedding[:, column] >= low) & (self.embedding[:, column] <= high)
         return inside
 
-    def label_statistics(self, inside: np.ndarray) -> pd.DataFrame:
-        """Per label: how many of the held-out rows ``inside`` (a mask) carry it, their
-        share, and the share among all held-out rows; most frequent first."""
-        Y_test = self._data[3]
-        share_all = Y_test.mean(axis=0)
-        share_inside = Y_test[inside].mean(axis=0) if inside.any() else np.zeros_like(share_all)
-        stats = pd.DataFrame({"label": self._label_names,
-                              "rows inside": Y_test[inside].sum(axis=0).astype(int),
-                              "share inside": share_inside,
-                              "share of all held-out": share_all,
-                              "lift": share_inside / share_all})
-        return stats.sort_values("rows inside", ascending=False, kind="stable").set_index("label")
-
     def _on_brush(self, ranges: dict) -> None:
         if self.embedding is None:
             return
@@ -190,11 +183,22 @@ class LSkMDDMPanel(Panel):
             self.selection_output.clear_output()
             if ranges:
                 inside = self.brushed(ranges)
-                self.selection_stats = self.label_statistics(inside)
-                show_table(self.selection_output, self.selection_stats,
-                           caption=f"<b>{int(inside.sum())} of {len(inside)} held-out rows "
-                           "brushed</b>; their labels, most frequent first:",
-                           legend=BRUSH_LEGEND)
+                stats = label_statistics(self._data[3], inside, self._label_names)
+                self.selection_stats = stats.sort_values("rows inside", ascending=False,
+                                                         kind="stable")
+                self._show_selection(inside)
+
+    def _show_selection(self, inside: np.ndarray) -> None:
+        caption = f"<b>{int(inside.sum())} of {len(inside)} held-out rows brushed</b>"
+        if not inside.any():
+            show_objects(self.selection_output, widgets.HTML(
+                f"{caption}: no point inside the brush, so no share or lift to show; "
+                "drag over some points."))
+            return
+        absent = int(self.selection_stats["lift"].isna().sum())
+        show_table(self.selection_output, self.selection_stats,
+                   caption=f"{caption}; their labels, most frequent first:",
+                   legend=BRUSH_LEGEND + (ABSENT_LEGEND.format(len(inside)) if absent else ""))
 
     def has_results(self) -> bool:
         return self.scores is not None or self.solver_times is not None

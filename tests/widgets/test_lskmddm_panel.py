@@ -1,10 +1,12 @@
 """LSkMDDMPanel without a browser: runs, times solvers, keeps errors inside the panel."""
 
 import numpy as np
+import pandas as pd
 import pytest
 
 from milab_widgets.exceptions import InputError
 from milab_widgets.experiments.lskmddm import SEED_METRICS
+from milab_widgets.widgets import base
 from milab_widgets.widgets import lskmddm as panel_module
 from tests.widgets.frontend import brush
 
@@ -42,23 +44,67 @@ def test_errors_stay_in_the_panel(panel, monkeypatch):
     assert "ridge must be" in panel.error.value and panel.status.value.startswith("failed")
 
 
-def test_brushing_the_scatter_counts_the_labels_of_the_rows_inside(panel):
-    embedding = panel.embedding
-    low1, high1 = np.quantile(embedding[:, 0], [0.2, 0.7])
-    low2, high2 = np.quantile(embedding[:, 1], [0.1, 0.9])
+def brush_box(panel, low1, high1, low2, high2):
+    """Brush the scatter as the front end does (the second corner may come first)."""
     brush(panel.scatter_view, "brush", **{"coordinate 1": [high1, low1],
                                           "coordinate 2": [low2, high2]})
     assert panel.error.value == "", panel.last_error
+
+
+@pytest.fixture
+def shown(monkeypatch):
+    """What the panel displays, as HTML text: captions, legends and rendered tables."""
+    items = []
+    monkeypatch.setattr(base, "display", items.append)
+    return lambda: "\n".join(item.to_html() if hasattr(item, "to_html") else item.value
+                              for item in items)
+
+
+def test_brushing_the_scatter_counts_the_labels_of_the_rows_inside(panel, shown):
+    embedding = panel.embedding
+    low1, high1 = np.quantile(embedding[:, 0], [0.2, 0.7])
+    low2, high2 = np.quantile(embedding[:, 1], [0.1, 0.9])
+    brush_box(panel, low1, high1, low2, high2)
     inside = ((embedding[:, 0] >= low1) & (embedding[:, 0] <= high1)
               & (embedding[:, 1] >= low2) & (embedding[:, 1] <= high2))
     Y_test = panel._data[3]
     stats = panel.selection_stats
+    assert list(stats["rows inside"]) == sorted(stats["rows inside"], reverse=True)
     assert stats["rows inside"].sum() == Y_test[inside].sum()
     for j, name in enumerate(panel._label_names):
         assert stats.loc[name, "rows inside"] == Y_test[inside, j].sum()
         assert stats.loc[name, "share inside"] == pytest.approx(Y_test[inside, j].mean())
+        assert stats.loc[name, "share of all rows"] == pytest.approx(Y_test[:, j].mean())
+        assert stats.loc[name, "lift"] == pytest.approx(Y_test[inside, j].mean()
+                                                        / Y_test[:, j].mean())
+    assert f"{inside.sum()} of {len(inside)} held-out rows brushed" in shown()
     brush(panel.scatter_view, "brush")  # a click outside the brush empties it
     assert panel.selection_stats is None
+
+
+def test_a_label_absent_from_the_held_out_rows_has_no_lift_not_nan(panel, shown):
+    Y_test = panel._data[3]
+    Y_test[:, 0] = 0  # as if no held-out row carried the first label
+    low, high = panel.embedding.min(axis=0), panel.embedding.max(axis=0)
+    brush_box(panel, low[0], high[0], low[1], high[1])  # every row
+    stats = panel.selection_stats
+    absent = panel._label_names[0]
+    assert stats.loc[absent, "rows inside"] == 0 and stats.loc[absent, "lift"] is pd.NA
+    assert (stats.drop(index=absent)["lift"] == 1.0).all()
+    text = shown()
+    assert "never occurs among the" in text and "—" in text
+    assert "nan" not in text.lower() and "inf" not in text.lower()
+
+
+def test_an_empty_brush_says_so_instead_of_showing_zeros(panel, shown):
+    top = panel.embedding[:, 0].max()
+    brush_box(panel, top + 1.0, top + 2.0, -1e9, 1e9)  # right of every point
+    stats = panel.selection_stats
+    assert (stats["rows inside"] == 0).all()
+    assert stats["share inside"].isna().all() and stats["lift"].isna().all()
+    text = shown()
+    assert "0 of" in text and "no point inside the brush" in text
+    assert "nan" not in text.lower() and "inf" not in text.lower()
 
 
 def test_switching_the_dataset_clears_every_result_at_once(panel, require_dataset, monkeypatch):
