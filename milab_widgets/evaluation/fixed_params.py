@@ -18,7 +18,7 @@ from sklearn.base import clone
 from milab_widgets.evaluation.splits import subset
 from milab_widgets.exceptions import InputError
 
-__all__ = ["HeldOutBag", "fold_accuracies", "held_out_bag"]
+__all__ = ["HeldOutBag", "fold_accuracies", "fold_summary", "held_out_bag"]
 
 
 def fold_accuracies(
@@ -46,6 +46,18 @@ def fold_accuracies(
         model = clone(estimator).fit(subset(matrices, train, train), y[train])
         accuracies.append(float((model.predict(subset(matrices, test, train)) == y[test]).mean()))
     return np.array(accuracies)
+
+
+def fold_summary(accuracies) -> tuple[float, float]:
+    """(mean, standard deviation) of the accuracies of F folds, the std with ddof = 1,
+    sqrt(sum_f (a_f - mean)^2 / (F - 1)), as :func:`milab_widgets.experiments.inth.summarise`
+    computes it for the regenerated Tables 3-4; InputError for fewer than 2 folds (no
+    spread to report)."""
+    accuracies = np.asarray(accuracies, dtype=float)
+    if accuracies.ndim != 1 or len(accuracies) < 2:
+        raise InputError(f"need the accuracies of at least 2 folds (a 1-D array); got shape "
+                         f"{accuracies.shape}. Use 2 or more CV folds.")
+    return float(accuracies.mean()), float(accuracies.std(ddof=1))
 
 
 @dataclass(frozen=True)

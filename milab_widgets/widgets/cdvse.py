@@ -99,7 +99,8 @@ class CDVSEPanel(Panel):
         self.seed = ranged_int("seed", 0, 0, 10**6, layout={"width": "160px"})
         options, default = dataset_choices(oneclass)
         self.uci_dataset = widgets.Dropdown(options=options, value=default, description="dataset")
-        self.repetitions = ranged_int("repetitions", 2, 1, 20, layout={"width": "200px"},
+        # at least 2: the table shows mean ± std over the repetitions (one has no std)
+        self.repetitions = ranged_int("repetitions", 2, 2, 20, layout={"width": "200px"},
                                       style={"description_width": "initial"})
         self.uci_button = widgets.Button(description="Run protocol", button_style="primary",
                                          icon="play")
@@ -125,7 +126,8 @@ class CDVSEPanel(Panel):
 
     def _uci_box(self) -> widgets.VBox:
         note = widgets.HTML("<small>Quick protocol: 3-fold selection on small grids, M = 20; "
-                            "the notebook runs the paper's full protocol.</small>")
+                            "g-mean as mean ± std over 2 to 20 repetitions; the notebook runs "
+                            "the paper's full protocol.</small>")
         return widgets.VBox([widgets.HBox([self.uci_dataset, self.repetitions,
                                            self.uci_button]), note, self.uci_output])
 

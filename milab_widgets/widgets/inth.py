@@ -21,7 +21,7 @@ import numpy as np
 from milab_widgets.charts import use_lab_charts
 from milab_widgets.charts.bag_distances import distance_heatmap_chart, nca_curve_chart
 from milab_widgets.data import list_datasets, load_dataset
-from milab_widgets.evaluation.fixed_params import fold_accuracies, held_out_bag
+from milab_widgets.evaluation.fixed_params import fold_accuracies, fold_summary, held_out_bag
 from milab_widgets.evaluation.neighbors_cv import SIGMA_GRID
 from milab_widgets.evaluation.splits import stratified_splits
 from milab_widgets.experiments.inth import DistanceSource
@@ -244,8 +244,9 @@ class IntHPanel(Panel):
             scores = fold_accuracies(self._estimator(self._fixed_alpha()), matrices,
                                      bags.labels, splits)
         self.fold_scores = scores
+        mean, std = fold_summary(scores)
         self.accuracy.value = (
-            f"<b>{scores.mean():.1%} ± {scores.std():.1%}</b> accuracy "
+            f"<b>{mean:.1%} ± {std:.1%}</b> accuracy "
             f"({len(scores)}-fold stratified CV, seed {CV_SEED}; mean ± std over folds): "
             f"{html.escape(self._setting())}"
         )

@@ -1,7 +1,9 @@
+import statistics
+
 import numpy as np
 import pytest
 
-from milab_widgets.evaluation.fixed_params import fold_accuracies, held_out_bag
+from milab_widgets.evaluation.fixed_params import fold_accuracies, fold_summary, held_out_bag
 from milab_widgets.evaluation.neighbors_cv import grid_accuracies
 from milab_widgets.evaluation.splits import stratified_splits
 from milab_widgets.exceptions import InputError
@@ -69,3 +71,17 @@ def test_held_out_bag_rejects_a_bag_outside_the_dataset(problem):
     matrices, y = problem
     with pytest.raises(InputError, match=f"choose one in 0..{len(y) - 1}"):
         held_out_bag(BagKNN(n_neighbors=1), matrices, y, len(y))
+
+
+def test_fold_summary_is_the_mean_and_the_sample_std():
+    accuracies = [0.7, 0.85, 0.9, 0.65, 0.8]
+    mean, std = fold_summary(np.array(accuracies))
+    assert mean == pytest.approx(statistics.mean(accuracies))
+    assert std == pytest.approx(statistics.stdev(accuracies))  # ddof = 1
+    assert fold_summary([0.5, 0.5]) == (0.5, 0.0)
+
+
+@pytest.mark.parametrize("accuracies", [[0.8], [], [[0.8, 0.9]]])
+def test_fold_summary_needs_two_folds(accuracies):
+    with pytest.raises(InputError, match="at least 2 folds"):
+        fold_summary(accuracies)

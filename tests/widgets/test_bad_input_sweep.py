@@ -82,7 +82,7 @@ CHEAP = {
     "IntHPanel": Cheap({"dataset": "musk1", "run": False}, {"folds": 2},
                        modes=({"alpha_mode": "hand"},), datasets=("musk1",)),
     "CDVSEPanel": Cheap({"update": False}, {"M": 4, "uci_dataset": "hepatitis",
-                                            "repetitions": 1}, datasets=("hepatitis",)),
+                                            "repetitions": 2}, datasets=("hepatitis",)),
     "MFSEFPanel": Cheap({"dataset": "yeast", "run": False},
                         {"methods": ("MFSEF",), "max_features": 4, "steps": 1},
                         modes=({"expert_mode": "hand"},), datasets=("yeast",)),

@@ -36,9 +36,14 @@ def test_errors_show_in_the_panel_and_the_uci_view_runs(panel, require_dataset):
     panel.C.value = 0.5
     assert panel.error.value == "" and panel.status.value.startswith("done")
     panel.uci_dataset.value = "thyroid"
-    panel.repetitions.value = 1
+    panel.repetitions.value = 1  # one repetition has no std: refused, not shown as "± nan"
+    panel.run_uci()
+    assert "from 2 to 20" in panel.error.value and panel.uci_table is None
+    panel.repetitions.value = 2
     panel.run_uci()
     assert list(panel.uci_table.index) == ["thyroid"]
+    cells = panel.uci_table.loc["thyroid"].dropna()
+    assert len(cells) and not cells.str.contains("nan").any(), cells
 
 
 def test_uci_dropdown_lists_every_oneclass_set():
