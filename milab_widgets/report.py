@@ -30,7 +30,8 @@ from pathlib import Path
 
 import pandas as pd
 
-from milab_widgets.evaluation.claim_tests import CLAIM_COLUMNS, VERDICTS, verdict_counts
+from milab_widgets.evaluation.claim_summary import exact_text, verdict_counts
+from milab_widgets.evaluation.claim_tests import CLAIM_COLUMNS, VERDICTS
 from milab_widgets.exceptions import InputError
 from milab_widgets.markup import (
     Details,
@@ -198,10 +199,17 @@ def tested(claims: pd.DataFrame) -> bool:
 
 
 def counts_text(claims: pd.DataFrame) -> str:
-    """``"supported · contradicted · inconclusive"`` counts of a claims table, or why not."""
+    """``"supported · contradicted · inconclusive"`` counts of a claims table's statistical
+    tests, then its exact checks apart (``"; exact checks: 2 hold, 1 fails"``, see
+    :mod:`milab_widgets.evaluation.claim_summary`), or why not."""
     if not tested(claims):
         return NOT_TESTED if len(claims) else ""
-    return " · ".join(str(count) for count in verdict_counts(claims).values())
+    counts = verdict_counts(claims)
+    return " · ".join(str(counts[word]) for word in VERDICTS) + _exact_part(counts)
+
+
+def _exact_part(counts: dict[str, int]) -> str:
+    return f"; {exact_text(counts)}" if counts["hold"] + counts["fail"] else ""
 
 
 def claim_rows(claims: pd.DataFrame) -> pd.DataFrame:
@@ -381,8 +389,10 @@ def claim_blocks(result: PaperResult) -> list:
                               "below are point comparisons."),
                          Details(f"Every check ({len(claims)})", (Table(readable(claims)),))]
     counts = verdict_counts(claims)
+    statistical = sum(counts[word] for word in VERDICTS)
     blocks += [Text(", ".join(f"**{counts[word]} {word}**" for word in VERDICTS)
-                    + f" of {len(claims)} claims."),
+                    + (f" of {statistical} claims tested statistically{_exact_part(counts)}."
+                       if statistical < len(claims) else f" of {len(claims)} claims.")),
                Table(claim_rows(claims)),
                Image(f"verdicts/{result.paper}.png", f"{result.paper}: forest plot of the "
                      "claims")]

@@ -91,6 +91,18 @@ def test_claim_rows_show_effect_interval_p_and_verdict_and_count_them():
     assert counts_text(pd.DataFrame(CDVSE_CLAIMS)) == "not yet tested statistically"
 
 
+def test_exact_checks_are_counted_apart_from_the_statistical_verdicts(tmp_path):
+    exact = "exact check (no sampling): worst of 4 cases"
+    claims = {**INTH_CLAIMS, "claim": ["a", "b"], "test": ["wilcoxon", exact],
+              "verdict": ["supported", "contradicted"], "ci_low": [0.1, np.nan],
+              "ci_high": [0.2, np.nan]}
+    assert counts_text(pd.DataFrame(claims)) == "1 · 0 · 0; exact checks: 0 hold, 1 fails"
+    write_paper(tmp_path, "intH", claims)
+    markdown, _ = build_report(tmp_path)
+    assert ("**1 supported**, **0 contradicted**, **0 inconclusive** of 1 claims tested "
+            "statistically; exact checks: 0 hold, 1 fails.") in markdown.read_text()
+
+
 def test_report_shows_claims_paper_numbers_chart_and_skips_in_markdown_and_html(two_papers):
     (two_papers / "intH" / "table3.png").write_bytes(b"png")
     markdown, page = build_report(two_papers)

@@ -4,7 +4,8 @@ build time, so a page always shows the numbers the last run wrote.
 * ``report-table``: one CSV as a table; numbers are shown with ``:digits:`` significant
   digits (default 4), ``:columns:`` picks and orders columns.
 * ``claims-summary``: one row per paper with its claims' verdict counts, from
-  ``reports/<paper>/claims.csv`` (see :func:`verdict_counts`).
+  ``reports/<paper>/claims.csv`` (see :func:`verdict_counts`); exact checks (no sampling,
+  no interval) are counted apart from the statistical verdicts.
 
 :func:`claims_summary_markdown` is the same table as Markdown, and
 ``python docs/_ext/report_tables.py`` writes it into the README between its
@@ -23,6 +24,8 @@ from docutils.parsers.rst import Directive, directives
 from docutils.statemachine import StringList
 
 VERDICTS = ("supported", "contradicted", "inconclusive")
+#: Exact checks' outcomes, counted apart (see milab_widgets.evaluation.claim_summary).
+EXACT = ("exact checks hold", "exact checks fail")
 
 #: The papers in the order of the site, each with its citation (authors, title, venue, year).
 PAPERS = {
@@ -58,16 +61,20 @@ def markdown_table(frame: pd.DataFrame, digits: int = 4) -> list[str]:
 
 
 def verdict_counts(claims_csv: Path) -> dict[str, int]:
-    """How many claims of one paper are supported, contradicted and inconclusive.
+    """How many statistical claims of one paper are supported, contradicted and
+    inconclusive, and how many of its exact checks hold and fail.
 
-    Reads the ``verdict`` column of ``claims.csv``. A file from before the verdicts (a
-    ``holds`` column only) has no verdicts: every count is then ``None``.
+    Reads the ``verdict`` and ``test`` columns of ``claims.csv``. A file from before the
+    verdicts (a ``holds`` column only) has no verdicts: every count is then ``None``.
     """
+    from milab_widgets.evaluation.claim_summary import verdict_counts as count
+
     claims = pd.read_csv(claims_csv)
     if "verdict" not in claims.columns:
-        return {verdict: None for verdict in VERDICTS}
-    found = claims["verdict"].astype(str).str.strip().str.lower().value_counts()
-    return {verdict: int(found.get(verdict, 0)) for verdict in VERDICTS}
+        return {verdict: None for verdict in (*VERDICTS, *EXACT)}
+    counts = count(claims.assign(verdict=claims["verdict"].astype(str).str.strip().str.lower()))
+    return {**{verdict: counts[verdict] for verdict in VERDICTS},
+            EXACT[0]: counts["hold"], EXACT[1]: counts["fail"]}
 
 
 def claims_summary(reports: Path, cite: bool = True) -> pd.DataFrame:
@@ -80,10 +87,10 @@ def claims_summary(reports: Path, cite: bool = True) -> pd.DataFrame:
             continue
         counts = verdict_counts(path)
         # Without verdicts the file's rows are per-case checks, not claims: no count either.
-        total = None if counts["supported"] is None else len(pd.read_csv(path))
+        total = None if counts["supported"] is None else sum(counts[v] for v in VERDICTS)
         label = f"{citation} ({paper})" if cite else paper
         rows.append({"paper": label, **counts, "claims tested": total})
-    return pd.DataFrame(rows, columns=["paper", *VERDICTS, "claims tested"])
+    return pd.DataFrame(rows, columns=["paper", *VERDICTS, "claims tested", *EXACT])
 
 
 def claims_summary_markdown(reports: Path, cite: bool = True) -> str:

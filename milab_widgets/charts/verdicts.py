@@ -4,7 +4,9 @@ coloured by its verdict, the null drawn as a vertical rule.
 Reads the tables of :mod:`milab_widgets.evaluation.claim_tests` (columns ``claim``,
 ``effect``, ``ci_low``, ``ci_high``, ``p_value``, ``verdict``, ``test``, ``n``). An
 unbounded interval (too few datasets for the signed-rank test at 95 %) is drawn as its
-effect only, and its tooltip says so.
+effect only, and its tooltip says so. An exact check
+(:func:`~milab_widgets.evaluation.claim_summary.is_exact`: a margin measured without
+sampling, no interval) is drawn as a diamond, not a dot.
 """
 
 from __future__ import annotations
@@ -13,11 +15,14 @@ import altair as alt
 import numpy as np
 import pandas as pd
 
+from milab_widgets.evaluation.claim_summary import is_exact
 from milab_widgets.evaluation.claim_tests import CLAIM_COLUMNS, VERDICTS, null_of
 from milab_widgets.exceptions import InputError
 
 #: Verdict colours from the lab palette: green, vermillion, grey.
 VERDICT_COLOURS = {"supported": "#009E73", "contradicted": "#D55E00", "inconclusive": "#999999"}
+#: The mark of a statistical test's row and of an exact check's.
+KIND_SHAPES = {"statistical test": "circle", "exact check": "diamond"}
 
 
 def forest_chart(table: pd.DataFrame, *, label: str = "claim", null: float | None = None,
@@ -46,7 +51,10 @@ def forest_chart(table: pd.DataFrame, *, label: str = "claim", null: float | Non
     x = alt.X("effect:Q", title=effect_title, scale=alt.Scale(zero=False))
     intervals = base.mark_rule(strokeWidth=2).encode(x=alt.X("low:Q", title=effect_title),
                                                      x2="high:Q")
-    points = base.mark_point(filled=True, size=70).encode(x=x)
+    points = base.mark_point(filled=True, size=70).encode(
+        x=x, shape=alt.Shape("kind:N", scale=alt.Scale(domain=list(KIND_SHAPES),
+                                                       range=list(KIND_SHAPES.values())),
+                             title="row"))
     zero = alt.Chart().mark_rule(color="#555555", strokeDash=[4, 3]).encode(x="null:Q")
     height = 22 * max(1, data.groupby(facet).size().max() if facet else len(data))
     layered = alt.layer(zero, intervals, points, data=data).properties(width=width,
@@ -60,9 +68,13 @@ def forest_chart(table: pd.DataFrame, *, label: str = "claim", null: float | Non
 
 
 def _plotted(table: pd.DataFrame, label: str) -> pd.DataFrame:
-    """The rows to draw: finite bounds as ``low``/``high``, the interval as text."""
+    """The rows to draw: finite bounds as ``low``/``high``, the interval as text, the kind
+    of row (statistical test or exact check)."""
     finite = np.isfinite(table.ci_low) & np.isfinite(table.ci_high)
-    interval = [f"[{low:.4g}, {high:.4g}]" if ok else "unbounded or not computed"
-                for low, high, ok in zip(table.ci_low, table.ci_high, finite)]
+    exact = is_exact(table)
+    interval = [f"[{low:.4g}, {high:.4g}]" if ok
+                else "none: exact check (no sampling)" if check else "unbounded or not computed"
+                for low, high, ok, check in zip(table.ci_low, table.ci_high, finite, exact)]
     return table.assign(row=table[label].astype(str), interval=interval,
-                        low=table.ci_low.where(finite), high=table.ci_high.where(finite))
+                        low=table.ci_low.where(finite), high=table.ci_high.where(finite),
+                        kind=np.where(exact, "exact check", "statistical test"))

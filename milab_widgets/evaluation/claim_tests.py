@@ -52,6 +52,9 @@ Machine Learning 52:239-281. scipy.stats does the tests; this module adds what i
   (scipy's default), so the two can disagree only when some effect is exactly 0.
   When no such k exists (N <= 5 at 95 %) the interval is unbounded (-inf, inf): so few
   datasets cannot reject the null at that level.
+
+How a paper's cases combine into one row per claim, and how claims are counted (exact
+checks apart from these statistical verdicts), is :mod:`milab_widgets.evaluation.claim_summary`.
 """
 
 from __future__ import annotations
@@ -62,11 +65,8 @@ from scipy import stats
 from milab_widgets.evaluation.ranking_stats import nemenyi_cd
 from milab_widgets.exceptions import InputError
 
-__all__ = ["CASE_COUNT_COLUMNS", "CLAIM_COLUMNS", "FEW_DATASETS_NOTE", "VERDICTS",
-           "RATIO_TESTS", "across_datasets", "claims_over_datasets", "describe", "null_of",
-           "paired_case",
-           "rank_gap_case", "ratio_case", "verdict", "verdict_counts", "verdict_lines",
-           "walsh_averages"]
+__all__ = ["CLAIM_COLUMNS", "VERDICTS", "RATIO_TESTS", "across_datasets", "null_of",
+           "paired_case", "rank_gap_case", "ratio_case", "verdict", "walsh_averages"]
 
 #: The columns of every ``claims.csv`` and per-case table, in this order (first).
 CLAIM_COLUMNS = ["claim", "effect", "ci_low", "ci_high", "p_value", "verdict", "test", "n"]
@@ -181,59 +181,6 @@ def walsh_averages(values) -> np.ndarray:
 def null_of(test: str) -> float:
     """The null value of a row by its ``test``: 1 for timing ratios, 0 otherwise."""
     return 1.0 if test in RATIO_TESTS else 0.0
-
-
-def verdict_counts(table) -> dict[str, int]:
-    """How many rows of a claims table are supported, contradicted, inconclusive."""
-    counts = table["verdict"].value_counts() if len(table) else {}
-    return {word: int(counts.get(word, 0)) for word in VERDICTS}
-
-
-#: Per-case verdict counts kept beside a claim tested over datasets.
-CASE_COUNT_COLUMNS = [f"cases_{word}" for word in VERDICTS]
-#: Why an interval over N <= 5 datasets is unbounded (for verdict texts).
-FEW_DATASETS_NOTE = ("With N <= 5 datasets the signed-rank test cannot reach the 5 % level "
-                     "(its smallest two-sided p is 2 / 2^N >= 1/16), so the interval is "
-                     "unbounded.")
-
-
-def claims_over_datasets(cases, *, dataset: str = "dataset"):
-    """One row per claim of a per-case table (``claim``, ``effect``, ``verdict`` and a
-    ``dataset`` column): :func:`across_datasets` over the datasets, a dataset's effect
-    being the mean of its cases' effects, and the per-case verdict counts."""
-    import pandas as pd
-
-    rows = [{"claim": claim,
-             **across_datasets(group.groupby(dataset, sort=False).effect.mean().to_numpy()),
-             **{f"cases_{word}": count for word, count in verdict_counts(group).items()}}
-            for claim, group in cases.groupby("claim", sort=False)]
-    return pd.DataFrame(rows, columns=CLAIM_COLUMNS + CASE_COUNT_COLUMNS)
-
-
-def verdict_lines(claims, *, scale: float = 1.0, unit: str = "", cases: str = "per case"
-                  ) -> list[str]:
-    """A Markdown bullet per row of :func:`claims_over_datasets`: its sentence
-    (:func:`describe`) and its per-case verdict counts; the note on unbounded intervals
-    last, when one occurs."""
-    lines = [f"- {describe(row, scale=scale, unit=unit)}; {cases}: "
-             f"{row['cases_supported']} supported, {row['cases_contradicted']} contradicted, "
-             f"{row['cases_inconclusive']} inconclusive" for row in claims.to_dict("records")]
-    return lines + (["", FEW_DATASETS_NOTE] if np.isinf(claims.ci_low).any() else [])
-
-
-def describe(row, *, scale: float = 1.0, unit: str = "") -> str:
-    """One claim row as a sentence: "claim: verdict (effect +1.2 points, 95 % interval
-    [-0.5, 2.9], p = 0.17; wilcoxon over n = 6)"; effect and bounds multiplied by
-    ``scale`` (e.g. 100 for accuracy in points)."""
-    def number(value):
-        if np.isinf(value):
-            return "-∞" if value < 0 else "+∞"
-        return "n/a" if np.isnan(value) else f"{scale * value:+.3g}"
-
-    p = "n/a" if np.isnan(row["p_value"]) else f"{row['p_value']:.2g}"
-    return (f"{row['claim']}: **{row['verdict']}** (effect {number(row['effect'])}{unit}, "
-            f"95 % interval [{number(row['ci_low'])}, {number(row['ci_high'])}], p = {p}; "
-            f"{row['test']}, n = {int(row['n'])})")
 
 
 # -- pieces ----------------------------------------------------------------------------------

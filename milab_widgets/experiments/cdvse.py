@@ -14,7 +14,7 @@ Regenerates, as tidy DataFrames:
   (:data:`~milab_widgets.evaluation.oneclass_selection.REFERENCES`), each with its Table 4;
 - the paper's claims as statistical statements: per dataset and rival the paired t-test on
   the 20 repetitions' test g-mean differences (independent random splits), per claim the
-  Wilcoxon signed-rank test over the datasets (:mod:`milab_widgets.evaluation.claim_tests`).
+  Wilcoxon signed-rank test over the datasets (:mod:`milab_widgets.evaluation.claim_summary`).
 
 The paper's "C" is nu. As SVDD's bound on the duals (which sum to 1), C = 0.4 would leave at
 most 1/C = 2.5, so two, training samples outside the sphere whatever n, which cannot give
@@ -52,14 +52,8 @@ from milab_widgets.data.oneclass import OneClassDataset
 from milab_widgets.data.synthetic_oneclass import sine_noise, square_noise
 from milab_widgets.data.uci_sources import UNAVAILABLE
 from milab_widgets.evaluation.cache import ResultCache
-from milab_widgets.evaluation.claim_tests import (
-    CLAIM_COLUMNS,
-    VERDICTS,
-    across_datasets,
-    describe,
-    paired_case,
-    verdict_counts,
-)
+from milab_widgets.evaluation.claim_summary import summarise_claims, verdict_lines
+from milab_widgets.evaluation.claim_tests import CLAIM_COLUMNS, paired_case
 from milab_widgets.evaluation.grid import GridTask, run_grid
 from milab_widgets.evaluation.oneclass_scores import g_mean
 from milab_widgets.evaluation.oneclass_selection import (
@@ -656,12 +650,9 @@ def _case(claim, scores: pd.DataFrame, rival: str, dataset: str, parameters: str
 
 def claims_across_datasets(cases: pd.DataFrame) -> pd.DataFrame:
     """One row per claim: the Wilcoxon signed-rank test and Hodges-Lehmann interval over
-    the datasets' effects (:func:`~milab_widgets.evaluation.claim_tests.across_datasets`),
-    and how many cases are supported, contradicted, inconclusive."""
-    rows = [{"claim": claim, **across_datasets(group.effect.to_numpy()),
-             **{f"cases_{word}": count for word, count in verdict_counts(group).items()}}
-            for claim, group in cases.groupby("claim", sort=False)]
-    return pd.DataFrame(rows, columns=CLAIM_COLUMNS + [f"cases_{word}" for word in VERDICTS])
+    the datasets' effects, and how many cases are supported, contradicted, inconclusive
+    (:func:`~milab_widgets.evaluation.claim_summary.summarise_claims`)."""
+    return summarise_claims(cases, over="dataset")
 
 
 def verdict(claims: pd.DataFrame, all_runs: pd.DataFrame | None,
@@ -670,15 +661,10 @@ def verdict(claims: pd.DataFrame, all_runs: pd.DataFrame | None,
     seed's own parameters get (:func:`replay_distance`)."""
     if claims.empty:
         return "No claim could be tested: the datasets it needs were skipped."
-    lines = [f"- {describe(row, scale=100, unit=' g-mean points')}; per dataset: "
-             f"{row['cases_supported']} supported, {row['cases_contradicted']} contradicted, "
-             f"{row['cases_inconclusive']} inconclusive" for row in claims.to_dict("records")]
+    lines = verdict_lines(claims, scale=100, unit=" g-mean points", cases="per dataset")
     text = ("CDVSE's test g-mean minus its rival's (points), over the datasets "
             "(Hodges-Lehmann effect, Wilcoxon signed-rank test; per dataset the paired t-test "
             "over the repetitions):\n\n" + "\n".join(lines))
-    if np.isinf(claims.ci_low).any():
-        text += ("\n\nWith 5 datasets or fewer the signed-rank test cannot reach the 5 % level, "
-                 "so the interval is unbounded.")
     distance = replay_distance(all_runs, criterion)
     return text + (f"\n\n{distance}" if distance else "")
 

@@ -9,7 +9,7 @@ Regenerates, as tidy DataFrames:
 - Figs. 1-4: accuracy of Citation-KNN+intH and KNN+intH as references/K and sigma vary;
 - the paper's claims as statistical statements: per dataset and classifier the corrected
   resampled t-test on the outer folds, per claim the Wilcoxon signed-rank test over the
-  datasets (see :mod:`milab_widgets.evaluation.claim_tests`).
+  datasets (see :mod:`milab_widgets.evaluation.claim_summary`).
 
 Protocol (the paper's §2): 10-fold outer cross-validation; inside each training fold a 5-fold
 cross-validation picks references/K from {1, 3, 5, 7} and, for intH, sigma from
@@ -29,12 +29,8 @@ from sklearn.model_selection import LeaveOneOut
 from sklearn.preprocessing import StandardScaler
 
 from milab_widgets.evaluation.cache import ResultCache
-from milab_widgets.evaluation.claim_tests import (
-    CLAIM_COLUMNS,
-    claims_over_datasets,
-    paired_case,
-    verdict_lines,
-)
+from milab_widgets.evaluation.claim_summary import summarise_claims, verdict_lines
+from milab_widgets.evaluation.claim_tests import CLAIM_COLUMNS, paired_case
 from milab_widgets.evaluation.neighbors_cv import (
     K_GRID,
     SIGMA_GRID,
@@ -259,8 +255,9 @@ def fold_test_train_ratio(n_test: pd.Series) -> float:
 def claims_across_datasets(cases: pd.DataFrame) -> pd.DataFrame:
     """One row per claim: Wilcoxon signed-rank test and Hodges-Lehmann interval over the
     datasets, a dataset's effect being the mean of its two classifiers' cases, and the
-    per-case verdict counts (:func:`~milab_widgets.evaluation.claim_tests.claims_over_datasets`)."""
-    return claims_over_datasets(cases)
+    per-case verdict counts (:func:`~milab_widgets.evaluation.claim_summary.summarise_claims`
+    over the datasets)."""
+    return summarise_claims(cases, over="dataset")
 
 
 def verdict_text(claims: pd.DataFrame) -> str:

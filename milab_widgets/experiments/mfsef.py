@@ -33,13 +33,16 @@ import numpy as np
 import pandas as pd
 
 from milab_widgets.evaluation.cache import ResultCache
+from milab_widgets.evaluation.claim_summary import (
+    CLAIM_TABLE_COLUMNS,
+    summarise_claims,
+    verdict_counts,
+)
 from milab_widgets.evaluation.claim_tests import (
     CLAIM_COLUMNS,
     across_datasets,
-    describe,
     paired_case,
     rank_gap_case,
-    verdict_counts,
 )
 from milab_widgets.evaluation.grid import GridTask, run_grid
 from milab_widgets.evaluation.ranking_stats import (
@@ -394,9 +397,9 @@ def best_by_size(by_size: pd.DataFrame) -> pd.DataFrame:
                                        "MFSEF_best"])
 
 
-def claims(scores: pd.DataFrame) -> pd.DataFrame:
+def claims(scores: pd.DataFrame, cases: pd.DataFrame) -> pd.DataFrame:
     """The paper's claims over the datasets, at the tables' size, as statistical statements
-    (:mod:`milab_widgets.evaluation.claim_tests`), per metric:
+    (:mod:`milab_widgets.evaluation.claim_summary`), per metric:
 
     1. "MFSEF has the best average rank": Nemenyi's comparison with the best-ranked other
        method (effect: its average rank minus MFSEF's; interval: ± CD), so *supported*
@@ -406,7 +409,8 @@ def claims(scores: pd.DataFrame) -> pd.DataFrame:
        Nemenyi's comparison of the two average ranks;
     3. "MFSEF is better than X" for every other method: the Wilcoxon signed-rank test over
        the datasets of the metric's difference (oriented so that positive favours MFSEF),
-       with the Hodges-Lehmann effect and interval.
+       with the Hodges-Lehmann effect and interval, and the verdict counts of its
+       per-dataset ``cases`` (:func:`claim_cases`); the rank claims have no per-case counts.
 
     Empty (with its columns) with fewer than two datasets.
     """
@@ -423,11 +427,27 @@ def claims(scores: pd.DataFrame) -> pd.DataFrame:
         rows += [{"claim": f"MFSEF significantly better than {rival} on {metric} (Fig. 5)",
                   "metric": metric, "rival": rival, **rank_gap_case(gaps[rival], k, n)}
                  for rival in PAPER_SIGNIFICANT[metric] if rival in gaps]
-        sign = _orientation(metric)
-        rows += [{"claim": _better(rival, metric), "metric": metric, "rival": rival,
-                  **across_datasets(sign * (values["MFSEF"] - values[rival]).to_numpy())}
-                 for rival in values.columns.drop("MFSEF")]
-    return pd.DataFrame(rows, columns=CLAIM_COLUMNS + ["metric", "rival"])
+        rows += _pairwise_claims(cases[cases.metric == metric], metric, values)
+    table = pd.DataFrame(rows, columns=CLAIM_TABLE_COLUMNS + ["metric", "rival"])
+    return table.astype({column: "Int64" for column in CLAIM_TABLE_COLUMNS[len(CLAIM_COLUMNS):]})
+
+
+def _pairwise_claims(cases: pd.DataFrame, metric: str, values: pd.DataFrame) -> list[dict]:
+    """"MFSEF better than X on metric", one per rival: the signed-rank test over the table
+    values' differences (exact where the metric is a fraction of the test instances; a
+    mean over instances would break its ties by rounding) and the per-case counts."""
+    missing = set(values.index) - set(cases.dataset)
+    if missing:
+        raise InputError(f"the {metric} claims need the per-instance cases of every dataset "
+                         f"in the table; none for {sorted(missing)}: rerun those datasets "
+                         "(their cached records predate the per-instance scores).")
+    sign = _orientation(metric)
+    rivals = {_better(rival, metric): rival for rival in values.columns.drop("MFSEF")}
+    tests = {claim: across_datasets(sign * (values["MFSEF"] - values[rival]).to_numpy())
+             for claim, rival in rivals.items()}
+    summary = summarise_claims(cases[cases.dataset.isin(values.index)], overrides=tests)
+    return [{**row, "metric": metric, "rival": rivals[row["claim"]]}
+            for row in summary.to_dict("records")]
 
 
 def claim_cases(instances: pd.DataFrame) -> pd.DataFrame:
@@ -549,8 +569,9 @@ def waterfall_overview(data, n_groups: int = 25) -> pd.DataFrame:
 def save_tables(results: Results, folder) -> list[Path]:
     """Write every table as CSV (and the settings as JSON) into ``folder``."""
     scores = results.scores
-    tables = {"scores": scores, "summary": rank_summary(scores), "claims": claims(scores),
-              "claim_cases": claim_cases(results.instances),
+    cases = claim_cases(results.instances)
+    tables = {"scores": scores, "summary": rank_summary(scores), "claims": claims(scores, cases),
+              "claim_cases": cases,
               "paper_comparison": paper_comparison(scores), "timings": results.timings,
               "ranks_by_size": ranks_by_size(scores)}
     for number, metric in enumerate(TABLE_METRICS, start=2):

@@ -4,7 +4,8 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from milab_widgets.charts.verdicts import VERDICT_COLOURS, forest_chart
+from milab_widgets.charts.verdicts import KIND_SHAPES, VERDICT_COLOURS, forest_chart
+from milab_widgets.evaluation.claim_summary import EXACT_TEST
 from milab_widgets.exceptions import InputError
 
 
@@ -48,3 +49,17 @@ def test_forest_chart_draws_each_rows_null_or_the_one_given():
 def test_forest_chart_names_missing_columns():
     with pytest.raises(InputError, match="verdict"):
         forest_chart(claims_table().drop(columns="verdict"))
+
+
+def test_forest_chart_draws_exact_checks_as_diamonds_without_an_interval():
+    table = claims_table().assign(test=["wilcoxon", f"{EXACT_TEST}: worst of 3 cases",
+                                        "wilcoxon"],
+                                  ci_low=[0.01, np.nan, -np.inf], ci_high=[0.09, np.nan, np.inf])
+    spec = forest_chart(table).to_dict()
+    rows = drawn_rows(spec)
+    assert rows["A beats C"]["kind"] == "exact check" and rows["A beats C"]["low"] is None
+    assert rows["A beats C"]["interval"] == "none: exact check (no sampling)"
+    assert {rows[c]["kind"] for c in ("A beats B", "A beats D")} == {"statistical test"}
+    shape = next(layer["encoding"]["shape"] for layer in spec["layer"]
+                 if "shape" in layer.get("encoding", {}))
+    assert shape["scale"]["range"] == list(KIND_SHAPES.values())

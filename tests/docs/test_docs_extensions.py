@@ -66,14 +66,27 @@ def test_verdict_counts_read_the_verdict_column(tmp_path):
                   "verdict": ["supported", "inconclusive", "Inconclusive", "contradicted",
                               "inconclusive"]}).to_csv(path, index=False)
     assert report_tables.verdict_counts(path) == {
-        "supported": 1, "contradicted": 1, "inconclusive": 3}
+        "supported": 1, "contradicted": 1, "inconclusive": 3, "exact checks hold": 0,
+        "exact checks fail": 0}
+
+
+def test_exact_checks_are_counted_apart(tmp_path):
+    path = tmp_path / "claims.csv"
+    exact = "exact check (no sampling): worst of 2 cases"
+    pd.DataFrame({"claim": list("abcd"), "test": ["wilcoxon", exact, exact, "paired t"],
+                  "verdict": ["supported", "supported", "contradicted", "supported"]}
+                 ).to_csv(path, index=False)
+    assert report_tables.verdict_counts(path) == {
+        "supported": 2, "contradicted": 0, "inconclusive": 0, "exact checks hold": 1,
+        "exact checks fail": 1}
 
 
 def test_claims_without_verdicts_have_no_counts(tmp_path):
     path = tmp_path / "claims.csv"
     pd.DataFrame({"claim": ["a"], "holds": [True]}).to_csv(path, index=False)
     assert report_tables.verdict_counts(path) == {
-        "supported": None, "contradicted": None, "inconclusive": None}
+        "supported": None, "contradicted": None, "inconclusive": None,
+        "exact checks hold": None, "exact checks fail": None}
 
 
 def test_claims_summary_has_one_row_per_paper_with_claims(tmp_path):
@@ -87,8 +100,9 @@ def test_claims_summary_has_one_row_per_paper_with_claims(tmp_path):
     assert (row["supported"], row["contradicted"], row["inconclusive"],
             row["claims tested"]) == (1, 1, 0, 2)
     markdown = report_tables.claims_summary_markdown(tmp_path).splitlines()
-    assert markdown[0] == "| paper | supported | contradicted | inconclusive | claims tested |"
-    assert markdown[2].endswith("| 1 | 1 | 0 | 2 |")
+    assert markdown[0] == ("| paper | supported | contradicted | inconclusive | claims tested "
+                           "| exact checks hold | exact checks fail |")
+    assert markdown[2].endswith("| 1 | 1 | 0 | 2 | 0 | 0 |")
 
 
 def test_report_table_cells():

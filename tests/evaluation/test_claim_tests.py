@@ -9,12 +9,10 @@ from scipy import stats
 from milab_widgets.evaluation.claim_tests import (
     CLAIM_COLUMNS,
     across_datasets,
-    describe,
     paired_case,
     rank_gap_case,
     ratio_case,
     verdict,
-    verdict_counts,
     walsh_averages,
 )
 from milab_widgets.exceptions import InputError
@@ -226,36 +224,6 @@ def test_rank_gap_interval_is_plus_minus_the_nemenyi_cd_and_agrees_with_its_p():
     assert rank_gap_case(-cd - 0.01, 6, 7)["verdict"] == "contradicted"
     # at the CD itself the p-value is alpha: the studentized range's own quantile
     assert rank_gap_case(cd, 6, 7)["p_value"] == pytest.approx(0.05, rel=1e-6)
-
-
-def test_verdict_counts_and_sentence_read_the_table():
-    table = [{"claim": "A beats B", "effect": 0.012, "ci_low": -np.inf, "ci_high": np.inf,
-              "p_value": 0.0625, "verdict": "inconclusive", "test": "wilcoxon", "n": 5}]
-    import pandas as pd
-
-    assert verdict_counts(pd.DataFrame(table)) == {"supported": 0, "contradicted": 0,
-                                                   "inconclusive": 1}
-    text = describe(table[0], scale=100, unit=" points")
-    assert text == ("A beats B: **inconclusive** (effect +1.2 points, 95 % interval [-∞, +∞], "
-                    "p = 0.062; wilcoxon, n = 5)")
-
-
-def test_claims_over_datasets_average_cases_per_dataset_and_count_verdicts():
-    import pandas as pd
-
-    from milab_widgets.evaluation.claim_tests import claims_over_datasets, verdict_lines
-
-    cases = pd.DataFrame({"claim": "A beats B", "dataset": ["d1", "d1", "d2", "d3"],
-                          "effect": [0.1, 0.3, -0.1, 0.4],
-                          "verdict": ["supported", "inconclusive", "inconclusive",
-                                      "contradicted"]})
-    row = claims_over_datasets(cases).iloc[0]
-    expected = across_datasets([0.2, -0.1, 0.4])
-    assert row.effect == pytest.approx(expected["effect"]) and row.n == 3
-    assert (row.cases_supported, row.cases_contradicted, row.cases_inconclusive) == (1, 1, 2)
-    lines = verdict_lines(claims_over_datasets(cases), cases="per dataset")
-    assert lines[0].endswith("per dataset: 1 supported, 1 contradicted, 2 inconclusive")
-    assert lines[-1].startswith("With N <= 5 datasets")  # 3 datasets: unbounded interval
 
 
 def test_timing_rows_name_their_null_of_one():

@@ -5,6 +5,7 @@ import pandas as pd
 import pytest
 
 from milab_widgets.evaluation.cache import ResultCache
+from milab_widgets.evaluation.claim_summary import EXACT_TEST
 from milab_widgets.evaluation.claim_tests import CLAIM_COLUMNS
 from milab_widgets.experiments import lskmddm
 from milab_widgets.multilabel import metrics
@@ -156,7 +157,8 @@ def test_speed_claim_follows_the_ratio_interval(ratios, expected):
     assert speed.verdict == expected and speed.n == 6 and speed.cases == 2
     assert speed.effect == pytest.approx(np.exp(np.mean(np.log(np.tile(ratios, 2)))))
     accuracy = claims.loc["LSkMDDM (direct) reaches kMDDM's subspace where it is timed"]
-    assert accuracy.verdict == "supported"
+    assert accuracy.verdict == "supported" and accuracy.test.startswith(EXACT_TEST)
+    assert np.isnan(accuracy.ci_low) and accuracy.effect == pytest.approx(0.05 - 1e-10)
     assert set(CLAIM_COLUMNS) <= set(claims.reset_index().columns)
     assert {*CLAIM_COLUMNS, *lskmddm.CASE_KEYS} <= set(cases.columns)
 

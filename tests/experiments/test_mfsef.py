@@ -7,6 +7,7 @@ import pytest
 from milab_widgets.data.multilabel import MultiLabelDataset
 from milab_widgets.evaluation.cache import ResultCache
 from milab_widgets.evaluation.claim_tests import CLAIM_COLUMNS, across_datasets, paired_case
+from milab_widgets.exceptions import InputError
 from milab_widgets.experiments import mfsef
 from milab_widgets.multilabel import MFSEF, MLkNN, metrics
 
@@ -73,6 +74,18 @@ def scores_table(values: dict, metric="AP"):
     return pd.DataFrame(rows)
 
 
+def instances_table(values: dict, noise: float) -> pd.DataFrame:
+    """Per-instance values around each {dataset: {method: value}}, the same for every
+    metric, whose mean over the 30 instances is the table value."""
+    wobble = np.random.default_rng(0).normal(0, noise, 30)
+    wobble -= wobble.mean()
+    rows = [{"dataset": d, "method": m, "metric": metric, "instance": i,
+             "value": v + (wobble[i] if m == "MFSEF" else 0.0)}
+            for d, by_method in values.items() for m, v in by_method.items()
+            for metric in mfsef.TABLE_METRICS for i in range(30)]
+    return pd.DataFrame(rows)
+
+
 def test_ranked_table_and_claims_follow_the_ranks():
     methods = list(mfsef.METHODS)
     values = {f"d{i}": dict(zip(methods, [0.5, 0.4, 0.3, 0.2, 0.1, 0.6 - 0.01 * i]))
@@ -84,7 +97,8 @@ def test_ranked_table_and_claims_follow_the_ranks():
     assert table.loc["average rank", "MFSEF"] == "1.00"
     losses = mfsef.ranked_table(scores, "HL")  # lower is better: MFSEF is now last
     assert losses.loc["average rank", "MFSEF"] == "6.00"
-    claims = mfsef.claims(scores).set_index("claim")
+    cases = mfsef.claim_cases(instances_table(values, noise=0.01))
+    claims = mfsef.claims(scores, cases).set_index("claim")
     assert list(claims.reset_index().columns[:8]) == CLAIM_COLUMNS
     # AP: MFSEF ranks 1 everywhere, the best other method (Original) 2: gap 1 < CD
     best = claims.loc["MFSEF best average rank on AP"]
@@ -105,6 +119,11 @@ def test_ranked_table_and_claims_follow_the_ranks():
     versus_pmu = claims.loc["MFSEF better than PMU on AP"]
     assert versus_pmu.effect == pytest.approx(across_datasets(
         [0.6 - 0.01 * i - 0.2 for i in range(7)])["effect"])
+    # each Wilcoxon claim counts its 7 per-dataset cases; the rank claims have none
+    assert versus_pmu.cases == 7 and versus_pmu.cases_supported == 7
+    assert pd.isna(claims.loc["MFSEF best average rank on AP", "cases"])
+    with pytest.raises(InputError, match="per-instance cases"):
+        mfsef.claims(scores, cases[cases.dataset != "d3"])
     comparison = mfsef.paper_comparison(scores)
     assert len(comparison) == 4 * 7 and set(comparison.our_MFSEF_rank[comparison.metric == "AP"]) == {1}
 
