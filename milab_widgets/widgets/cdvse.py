@@ -165,7 +165,7 @@ class CDVSEPanel(Panel):
             self.sample_distances = pd.DataFrame({
                 "base SVDD": kept, "weight w_k": ensemble.weights_[kept],
                 "radius r_k": ensemble.kept_spheres_.radii, "distance d_k(x)": distances,
-                "inside": distances <= ensemble.kept_spheres_.radii}).set_index("base SVDD")
+                "inside": ensemble.kept_spheres_.inside(point)[0]}).set_index("base SVDD")
             decision = float(ensemble.decision_function(point)[0])
             verdict = "normal" if decision >= 0 else "outlier"
             self.sample_info.value = (

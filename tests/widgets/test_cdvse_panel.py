@@ -88,6 +88,9 @@ def test_clicking_a_sample_lists_its_distance_to_each_kept_sphere(panel):
     squared = 1 - 2 * kernel @ spheres.duals + spheres.center_sq_norms
     expected = np.sqrt(np.maximum(squared, 0))[ensemble.selected_]
     assert table["distance d_k(x)"].to_numpy() == pytest.approx(expected)
+    inside = (squared <= spheres.radii_sq)[ensemble.selected_]
+    assert table["inside"].tolist() == inside.tolist()
+    assert f"inside {inside.sum()} of {len(inside)} kept spheres" in panel.sample_info.value
     decision = np.sum(table["weight w_k"] * (table["radius r_k"] - table["distance d_k(x)"]))
     assert f"{decision:.4f}" in panel.sample_info.value
 
