@@ -6,8 +6,14 @@ neighbours K from ``k_grid`` and, for the integrated distance, the NCA bandwidth
 ``sigma_grid`` (alpha is tuned by NCA + golden-section search on each training part, once
 per sigma, and shared by every K). Folds are stratified and shuffled with ``seed``.
 
-Everything works on precomputed bag-distance matrices over all bags: a fold only slices
-them, so no instance distance is computed twice.
+Everything works on precomputed bag-distance matrices over all bags, so no instance
+distance is computed twice. Each matrix's rows are ranked once (for the integrated distance,
+once per tuned alpha); a fold only says which bags train and which are tested, and one numba
+pass (:func:`~milab_widgets.core.neighbor_votes.fold_accuracies`) walks the rankings to
+each query's references and each training bag's citation radius. The votes equal those of
+:class:`~milab_widgets.mil.CitationKNN` / :class:`~milab_widgets.mil.BagKNN` fitted on each
+training part (tested); ties among references go to the lower bag index, as the estimators'
+stable ranking does when training indices ascend (every splitter here returns them so).
 """
 
 from __future__ import annotations
@@ -19,18 +25,23 @@ from functools import partial
 import numpy as np
 import pandas as pd
 
+from milab_widgets.core.neighbor_votes import fold_accuracies, rank_rows
 from milab_widgets.evaluation.cache import ResultCache
 from milab_widgets.evaluation.grid import GridTask, run_grid
-from milab_widgets.evaluation.splits import stratified_splits, subset
-from milab_widgets.mil.distances import METRIC_INPUTS
+from milab_widgets.evaluation.splits import stratified_folds, stratified_splits, subset
+from milab_widgets.mil.distances import METRIC_INPUTS, metric_distance
 from milab_widgets.mil.nca import tune_alpha_nca
-from milab_widgets.mil.neighbors import make_bag_classifier
+from milab_widgets.mil.neighbors import CITERS_BEYOND_REFERENCES, CLASSIFIERS
+from milab_widgets.mil.validation import check_choice
 
 #: The paper's grids (the intH paper, §2).
 K_GRID = (1, 3, 5, 7)
 SIGMA_GRID = (0.1, 0.2, 0.5, 1, 2, 5, 10, 20, 50, 100)
 
 MatrixSource = Callable[[np.ndarray], dict]
+
+#: Columns of a parameter-search score table (:func:`grid_accuracies`).
+SCORE_COLUMNS = ["split", "k", "sigma", "alpha", "accuracy"]
 
 
 def grid_accuracies(
@@ -45,51 +56,148 @@ def grid_accuracies(
     """Accuracy of every (split, K, sigma) with alpha tuned on each split's training part.
 
     Returns one row per split and parameter pair: split, k, sigma, alpha, accuracy.
-    ``sigma`` and ``alpha`` are NaN for metrics other than "integrated".
+    ``sigma`` and ``alpha`` are NaN for metrics other than "integrated"; a K above a split's
+    number of training bags has no row. The votes are those of ``make_bag_classifier``'s
+    estimators fitted on each training part (a test checks it), computed by
+    :func:`~milab_widgets.core.neighbor_votes.fold_accuracies` from one ranking of each
+    distance matrix; ties among references go to the lower bag index.
     """
-    sigmas = sigma_grid if metric == "integrated" else (np.nan,)
-    needed = METRIC_INPUTS[metric]
+    voter = _Voter(classifier, metric, matrices, y)
+    ks, sigmas = voter.grid_axes(k_grid, sigma_grid)
     rows = []
-    for split_number, (train, test) in enumerate(splits):
-        base = {kind: matrices[kind] for kind in needed}
-        train_part, query_part = subset(base, train, train), subset(base, test, train)
-        ks = [k for k in k_grid if k <= len(train)]
-        for sigma in sigmas:
-            alpha = _alpha_for(metric, train_part, y[train], sigma)
-            if not ks:
-                continue
-            # one fit and one ranking serve every K (decision_function_grid)
-            model = make_bag_classifier(classifier, max(ks), metric=metric, alpha=alpha)
-            votes = model.fit(train_part, y[train]).decision_function_grid(query_part, ks)
-            accuracies = ((votes > 0) == (y[test] == 1)).mean(axis=1)
-            rows.extend((split_number, k, sigma, np.nan if alpha is None else alpha, float(accuracy))
-                        for k, accuracy in zip(ks, accuracies))
-    return pd.DataFrame(rows, columns=["split", "k", "sigma", "alpha", "accuracy"])
+    for number, (train, test) in enumerate(splits):
+        fold_of = np.full(len(voter.labels), -1)
+        fold_of[train], fold_of[test] = 1, 0
+        accuracies, alphas = voter.grid(fold_of, [0], ks, sigmas)
+        rows.extend((number, int(k), sigma, alphas[0, j], float(accuracies[0, j, i]))
+                    for j, sigma in enumerate(sigmas) for i, k in enumerate(ks)
+                    if not np.isnan(accuracies[0, j, i]))
+    return pd.DataFrame(rows, columns=SCORE_COLUMNS)
 
 
-def _alpha_for(metric: str, train_part: dict, y_train: np.ndarray, sigma: float):
-    """NCA-tuned alpha for the integrated distance; None for every other metric."""
-    if metric != "integrated":
-        return None
-    alpha, _ = tune_alpha_nca(train_part["min"], train_part["max"], y_train, sigma)
-    return float(alpha)
+class _Voter:
+    """One classifier and metric over precomputed matrices of all bags, ready to vote on folds.
+
+    The metric's query and training matrices and their row rankings are built once (for
+    "integrated", once per tuned alpha), so a fold costs one pass over its bags.
+    """
+
+    def __init__(self, classifier: str, metric: str, matrices: dict, y):
+        check_choice(classifier, CLASSIFIERS, "classifier")
+        check_choice(metric, METRIC_INPUTS, "metric")
+        self.classifier, self.metric, self.matrices = classifier, metric, matrices
+        self.labels = np.asarray(y, dtype=np.int64)
+        self._fixed = None if metric == "integrated" else self._voting(None)
+
+    def grid_axes(self, k_grid, sigma_grid) -> tuple[np.ndarray, np.ndarray]:
+        """The K and sigma axes of :meth:`grid` (sigma: one NaN unless "integrated")."""
+        sigmas = sigma_grid if self.metric == "integrated" else [np.nan]
+        return np.asarray(k_grid, dtype=np.int64), np.asarray(sigmas, dtype=float)
+
+    def grid(self, fold_of, folds, ks, sigmas) -> tuple[np.ndarray, np.ndarray]:
+        """accuracy[fold, sigma, K] (NaN: K above the fold's training bags) and
+        alpha[fold, sigma] (NaN unless "integrated") for each fold of ``folds``; see
+        :func:`~milab_widgets.core.neighbor_votes.fold_accuracies` for ``fold_of``."""
+        citers = ks + CITERS_BEYOND_REFERENCES if self.classifier == "citation-knn" else ks[:0]
+        folds = np.asarray(folds, dtype=np.int64)
+        alphas = np.full((len(folds), len(sigmas)), np.nan)
+        if self._fixed is not None:
+            accuracies = fold_accuracies(*self._fixed, self.labels, fold_of, folds, ks, citers)
+            return accuracies[:, np.newaxis, :], alphas
+        accuracies = np.empty((len(folds), len(sigmas), len(ks)))
+        for at, fold in enumerate(folds):
+            train = np.flatnonzero((fold_of >= 0) & (fold_of != fold))
+            for j, sigma in enumerate(sigmas):
+                alphas[at, j] = self._nca_alpha(train, sigma)
+                accuracies[at, j] = fold_accuracies(*self._voting(alphas[at, j]), self.labels,
+                                                    fold_of, folds[at : at + 1], ks, citers)[0]
+        return accuracies, alphas
+
+    def _nca_alpha(self, train, sigma: float) -> float:
+        part = subset(self.matrices, train, train)
+        alpha, _ = tune_alpha_nca(part["min"], part["max"], self.labels[train], sigma)
+        return float(alpha)
+
+    def _voting(self, alpha):
+        """(query matrix, its ranking, training matrix, its ranking) over all bags."""
+        query = np.ascontiguousarray(
+            metric_distance(self.matrices, self.metric, alpha=alpha, labels=self.labels),
+            dtype=np.float64)
+        query_order = rank_rows(query)
+        if self.metric != "adapted":
+            return query, query_order, query, query_order
+        train = np.ascontiguousarray(query.T)  # a training bag's own label sets its distances
+        return query, query_order, train, rank_rows(train)
 
 
-def select_parameters(scores: pd.DataFrame) -> dict:
+class _LastVoter:
+    """The most recent :class:`_Voter`, reused while its inputs are unchanged.
+
+    The outer folds of a nested CV usually receive the same matrices (features not
+    rescaled per fold); ranking them once instead of once per fold was a quarter of
+    Citation-KNN's nested CV on Musk1. Reuse requires equal values, not only the same
+    objects: a private copy of the inputs is compared, so matrices changed in place are
+    never served stale rankings.
+    """
+
+    def __init__(self):
+        self._entry = None
+
+    def get(self, classifier: str, metric: str, matrices: dict, y) -> _Voter:
+        inputs = {kind: np.asarray(matrices[kind]) for kind in METRIC_INPUTS.get(metric, ())}
+        entry = self._entry  # one read: another thread may replace it meanwhile
+        if entry is not None and entry[0] == (classifier, metric) and _same(entry[1], inputs, y):
+            return entry[2]
+        voter = _Voter(classifier, metric, matrices, y)
+        self._entry = ((classifier, metric), ({k: v.copy() for k, v in inputs.items()},
+                                              voter.labels.copy()), voter)
+        return voter
+
+
+def _same(saved, inputs: dict, y) -> bool:
+    matrices, labels = saved
+    return (np.array_equal(labels, y) and matrices.keys() == inputs.keys()
+            and all(np.array_equal(matrices[kind], inputs[kind]) for kind in inputs))
+
+
+_LAST_VOTER = _LastVoter()
+
+
+def select_parameters(scores) -> dict:
     """The (K, sigma) of highest mean accuracy; ties go to the smaller K, then smaller sigma.
 
-    (A NaN sigma, metrics other than "integrated", is one group, ranked last.) numpy: this
-    runs once per outer fold, where a pandas groupby cost a third of Musk1's nested CV.
+    ``scores``: a table with columns k, sigma, accuracy (a DataFrame or a mapping of
+    columns), e.g. :func:`grid_accuracies` over inner folds. A NaN sigma (metrics other
+    than "integrated") is one group.
     """
-    sigma = scores["sigma"].to_numpy(float)
-    keys = np.column_stack([scores["k"].to_numpy(float), np.where(np.isnan(sigma), np.inf, sigma)])
-    pairs, group = np.unique(keys, axis=0, return_inverse=True)  # sorted by K, then sigma
-    group = group.ravel()
-    means = np.bincount(group, scores["accuracy"].to_numpy(float)) / np.bincount(group)
-    best = int(np.argmax(means))  # the first maximum: smallest K, then smallest sigma
-    k, best_sigma = pairs[best]
-    return {"k": int(k), "sigma": float(np.nan if best_sigma == np.inf else best_sigma),
-            "inner_accuracy": float(means[best])}
+    sigma = np.asarray(scores["sigma"], dtype=float)
+    ks, k_at = np.unique(np.asarray(scores["k"], dtype=np.int64), return_inverse=True)
+    sigmas, sigma_at = np.unique(np.where(np.isnan(sigma), np.inf, sigma), return_inverse=True)
+    cell = k_at.ravel() * len(sigmas) + sigma_at.ravel()
+    size = len(ks) * len(sigmas)
+    totals = np.bincount(cell, np.asarray(scores["accuracy"], dtype=float), minlength=size)
+    counts = np.bincount(cell, minlength=size)
+    with np.errstate(invalid="ignore"):
+        means = (totals / counts).reshape(len(ks), len(sigmas))
+    return _best_parameters(ks, np.where(sigmas == np.inf, np.nan, sigmas), means)
+
+
+#: Mean accuracies closer than this are tied. Means of fold accuracies that are equal as
+#: fractions can differ in their last bit, depending on the order of summation; without
+#: the tolerance such a tie went to whichever K's rounding came out higher.
+TIE_TOLERANCE = 1e-9
+
+
+def _best_parameters(ks, sigmas, means) -> dict:
+    """The (K, sigma) of highest ``means[K, sigma]`` (NaN: not evaluated); ties (within
+    :data:`TIE_TOLERANCE`) go to the smaller K, then the smaller sigma (a NaN sigma last)."""
+    k_order = np.argsort(ks, kind="stable")
+    sigma_order = np.argsort(np.where(np.isnan(sigmas), np.inf, sigmas), kind="stable")
+    ordered = means[np.ix_(k_order, sigma_order)]
+    best = ordered >= np.nanmax(ordered) - TIE_TOLERANCE  # NaN compares False
+    i, j = np.unravel_index(np.argmax(best), ordered.shape)  # the first of the best
+    return {"k": int(ks[k_order[i]]), "sigma": float(sigmas[sigma_order[j]]),
+            "inner_accuracy": float(ordered[i, j])}
 
 
 def nested_cv(
@@ -169,16 +277,28 @@ def _outer_fold_from_source(classifier, metric, matrix_source, y, train, test, *
 def _outer_fold(classifier, metric, matrices, y, train, test, inner_folds, k_grid, sigma_grid,
                 seed) -> dict:
     started = time.perf_counter()
-    inner = [(train[a], train[b]) for a, b in stratified_splits(y[train], inner_folds, seed)]
-    best = select_parameters(grid_accuracies(classifier, metric, matrices, y, inner, k_grid, sigma_grid))
-    final = grid_accuracies(classifier, metric, matrices, y, [(train, test)], [best["k"]],
-                            [best["sigma"]])
+    voter = _LAST_VOTER.get(classifier, metric, matrices, y)
+    ks, sigmas = voter.grid_axes(k_grid, sigma_grid)
+    inner = np.full(len(voter.labels), -1)
+    inner[train] = stratified_folds(voter.labels[train], inner_folds, seed)
+    inner_accuracies, _ = voter.grid(inner, np.arange(inner_folds), ks, sigmas)
+    best = _best_parameters(ks, sigmas, _mean_over_folds(inner_accuracies).T)
+    outer = np.full(len(voter.labels), -1)
+    outer[train], outer[test] = 1, 0
+    accuracy, alpha = voter.grid(outer, [0], np.array([best["k"]]), np.array([best["sigma"]]))
     return {
         "k": best["k"],
         "sigma": best["sigma"],
-        "alpha": float(final["alpha"].iloc[0]),
+        "alpha": float(alpha[0, 0]),
         "inner_accuracy": best["inner_accuracy"],
-        "accuracy": float(final["accuracy"].iloc[0]),
+        "accuracy": float(accuracy[0, 0, 0]),
         "n_test": int(len(test)),
         "seconds": time.perf_counter() - started,
     }
+
+
+def _mean_over_folds(accuracies: np.ndarray) -> np.ndarray:
+    """Mean over axis 0 of the folds that evaluated each cell (NaN where none did)."""
+    evaluated = ~np.isnan(accuracies)
+    with np.errstate(invalid="ignore"):
+        return np.where(evaluated, accuracies, 0.0).sum(axis=0) / evaluated.sum(axis=0)

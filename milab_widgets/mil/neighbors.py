@@ -15,6 +15,7 @@ from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.preprocessing import StandardScaler
 from sklearn.utils.validation import check_is_fitted
 
+from milab_widgets.core.neighbor_votes import citation_radii, neighbor_votes, rank_rows
 from milab_widgets.data.bags import BagDataset
 from milab_widgets.exceptions import InputError
 from milab_widgets.mil.distances import METRIC_INPUTS, bag_distances, metric_distance
@@ -31,6 +32,10 @@ from milab_widgets.mil.validation import (
 )
 
 METRICS = (*METRIC_INPUTS, "precomputed")
+
+#: C = R + 2: Citation-KNN's citers beyond its references when ``citers=None`` (Wang &
+#: Zucker 2000's setting, which the intH paper keeps).
+CITERS_BEYOND_REFERENCES = 2
 SCALINGS = ("none", "standard")
 
 
@@ -56,13 +61,14 @@ class _BagNeighborsClassifier(ClassifierMixin, BaseEstimator):
         matrices = self._training_matrices(X)
         if self.metric == "integrated":
             self.alpha_ = self._tuned_alpha(matrices)
-        self.train_distances_ = self._combine(matrices, rows_are_training=True)
+        self.train_distances_ = np.ascontiguousarray(
+            self._combine(matrices, rows_are_training=True), dtype=np.float64)
         self._fit_neighborhood()
         return self
 
     def decision_function(self, X) -> np.ndarray:
         """Positive minus negative votes per query bag (> 0 means positive)."""
-        return self._votes(self.query_distances(X))
+        return self.decision_function_grid(X, [self._n_references()])[0]
 
     def predict(self, X) -> np.ndarray:
         """0/1 label per query bag; a tie of votes predicts negative (Wang & Zucker 2000)."""
@@ -85,15 +91,19 @@ class _BagNeighborsClassifier(ClassifierMixin, BaseEstimator):
         What a parameter search over K costs once the distances exist: the same votes as
         len(ks) separate fits and predictions, without them.
         """
-        distances = self.query_distances(X)
-        ranked_labels = self.y_[_nearest(distances, max(ks))]
-        shared = self._grid_shared()
-        return np.array([self._grid_votes(distances, ranked_labels[:, :k], k, shared)
-                         for k in ks])
+        distances = np.ascontiguousarray(self.query_distances(X), dtype=np.float64)
+        ks = np.array([check_positive_int(k, "K") for k in ks], dtype=np.int64)
+        if ks.max() > self.n_train_:
+            raise InputError(f"K = {ks.max()} exceeds the {self.n_train_} training bags.")
+        everyone = np.arange(self.n_train_)
+        return neighbor_votes(distances, rank_rows(distances), np.arange(len(distances)),
+                              everyone, np.ones(self.n_train_, dtype=bool), self.y_, ks,
+                              self._radii(ks))
 
-    def _grid_shared(self):
-        """What every K of :meth:`decision_function_grid` reuses (None: nothing)."""
-        return None
+    def _radii(self, ks: np.ndarray) -> np.ndarray:
+        """Citation radii per K (:func:`~milab_widgets.core.neighbor_votes.citation_radii`);
+        none for k-NN."""
+        return np.empty((0, self.n_train_))
 
     # -- distances -----------------------------------------------------------------------------
     def _n_bags(self, X, y) -> int:
@@ -196,14 +206,6 @@ class BagKNN(_BagNeighborsClassifier):
     def _n_references(self) -> int:
         return check_positive_int(self.n_neighbors, "n_neighbors")
 
-    def _votes(self, distances: np.ndarray) -> np.ndarray:
-        k = self._n_references()
-        return self._grid_votes(distances, self.y_[_nearest(distances, k)], k, None)
-
-    @staticmethod
-    def _grid_votes(distances, neighbour_labels: np.ndarray, k: int, shared) -> np.ndarray:
-        return 2 * neighbour_labels.sum(axis=1) - k
-
 
 class CitationKNN(_BagNeighborsClassifier):
     """Citation-KNN (Wang & Zucker, ICML 2000): votes of references and citers.
@@ -249,57 +251,28 @@ class CitationKNN(_BagNeighborsClassifier):
     def _n_citers(self, references: int | None = None) -> int:
         """C: the citers parameter, else R + 2 (R = references unless given)."""
         if self.citers is None:
-            return (self._n_references() if references is None else references) + 2
+            references = self._n_references() if references is None else references
+            return references + CITERS_BEYOND_REFERENCES
         return check_positive_int(self.citers, "citers")
 
     def _fit_neighborhood(self) -> None:
         super()._fit_neighborhood()
-        self.citation_radius_ = self._citation_radius(self._n_citers())
-
-    def _citation_radius(self, n_citers: int, ranked_others=None) -> np.ndarray:
-        """Per training bag, the distance to its n_citers-th nearest other training bag
-        (read from ``ranked_others``, its sorted rows, when given)."""
-        if n_citers >= self.n_train_:
-            return np.full(self.n_train_, np.inf)
-        if ranked_others is None:
-            ranked_others = np.partition(self._others(), n_citers - 1, axis=1)
-        return ranked_others[:, n_citers - 1]
-
-    def _others(self) -> np.ndarray:
-        others = self.train_distances_.copy()
-        np.fill_diagonal(others, np.inf)
-        return others
+        self.citation_radius_ = self._radii(np.array([self._n_references()]))[0]
 
     def citer_mask(self, X) -> np.ndarray:
         """(n_query, n_train) booleans: training bag t cites query bag q."""
-        return self._citers(self.query_distances(X), self.citation_radius_)
+        return self.query_distances(X) <= self.citation_radius_[np.newaxis, :]
 
-    @staticmethod
-    def _citers(distances: np.ndarray, radius: np.ndarray) -> np.ndarray:
-        return distances <= radius[np.newaxis, :]
-
-    def _grid_shared(self) -> np.ndarray:
-        return np.sort(self._others(), axis=1)  # every C's citation radius at once
-
-    def _votes(self, distances: np.ndarray) -> np.ndarray:
-        k = self._n_references()
-        return self._citation_votes(distances, self.y_[_nearest(distances, k)],
-                                    self.citation_radius_)
-
-    def _grid_votes(self, distances, reference_labels: np.ndarray, k: int, shared) -> np.ndarray:
-        return self._citation_votes(distances, reference_labels,
-                                    self._citation_radius(self._n_citers(k), shared))
-
-    def _citation_votes(self, distances, reference_labels, radius) -> np.ndarray:
-        citers = self._citers(distances, radius)
-        positives = reference_labels.sum(axis=1) + citers @ self.y_
-        n_votes = reference_labels.shape[1] + citers.sum(axis=1)
-        return 2 * positives - n_votes
+    def _radii(self, ks: np.ndarray) -> np.ndarray:
+        citers = np.array([self._n_citers(k) for k in ks], dtype=np.int64)
+        everyone = np.arange(self.n_train_)
+        return citation_radii(self.train_distances_, rank_rows(self.train_distances_), everyone,
+                              np.ones(self.n_train_, dtype=bool), citers)
 
 
 def _nearest(distances: np.ndarray, k: int) -> np.ndarray:
     """Column indices of the k smallest entries of each row; ties broken by lower index."""
-    return np.argsort(distances, axis=1, kind="stable")[:, :k]
+    return rank_rows(distances)[:, :k]
 
 
 #: Classifier names used by experiments and panels, mapped to their classes.

@@ -1,6 +1,7 @@
 import numpy as np
 import pandas as pd
 import pytest
+from sklearn.model_selection import StratifiedKFold
 
 from milab_widgets.evaluation.cache import ResultCache
 from milab_widgets.evaluation.neighbors_cv import (
@@ -10,6 +11,7 @@ from milab_widgets.evaluation.neighbors_cv import (
 )
 from milab_widgets.evaluation.splits import stratified_splits, subset
 from milab_widgets.mil import CitationKNN, tune_alpha_nca
+from milab_widgets.mil.neighbors import make_bag_classifier
 
 
 
@@ -78,3 +80,84 @@ def test_nested_cv_resumes_from_its_cache(problem, tmp_path):
     assert (resumed_cache.hits, resumed_cache.misses) == (2, 2)
     uninterrupted = nested_cv("citation-knn", "integrated", lambda train: matrices, y, **run)
     pd.testing.assert_frame_equal(resumed.drop(columns="seconds"), uninterrupted.drop(columns="seconds"))
+
+
+def _tied_matrices(seed: int, n_bags: int = 40):
+    """Symmetric min/max/average matrices over all bags with many exact ties, and labels."""
+    rng = np.random.default_rng(seed)
+    points = rng.integers(0, 4, size=(n_bags, 2)).astype(float)
+    d_min = np.abs(points[:, :1] - points[:, :1].T)
+    d_max = d_min + np.abs(points[:, 1:] - points[:, 1:].T)
+    return {"min": d_min, "max": d_max, "average": (d_min + d_max) / 2}, rng.permutation(n_bags) % 2
+
+
+def _estimator_accuracy(classifier, metric, matrices, y, train, test, k, sigma):
+    params = {"sigma": sigma} if metric == "integrated" else {}
+    model = make_bag_classifier(classifier, k, metric=metric, **params)
+    model.fit(subset(matrices, train, train), y[train])
+    return float((model.predict(subset(matrices, test, train)) == y[test]).mean())
+
+
+@pytest.mark.parametrize("classifier", ["citation-knn", "knn"])
+@pytest.mark.parametrize("metric", ["min", "max", "average", "adapted", "integrated"])
+def test_grid_accuracies_equal_the_estimators_on_tied_distances(classifier, metric):
+    ks, sigmas = (1, 2, 4, 7), (0.5, 3.0)
+    for seed in range(2):
+        matrices, y = _tied_matrices(seed)
+        splits = stratified_splits(y, 4, seed)
+        scores = grid_accuracies(classifier, metric, matrices, y, splits, ks, sigmas)
+        assert len(scores) == len(splits) * len(ks) * (len(sigmas) if metric == "integrated" else 1)
+        for row in scores.itertuples():
+            train, test = splits[row.split]
+            expected = _estimator_accuracy(classifier, metric, matrices, y, train, test, row.k,
+                                           row.sigma)
+            assert row.accuracy == pytest.approx(expected), row
+
+
+def _brute_force_nested_cv(classifier, metric, matrices, y, outer, inner, ks, sigmas, seed):
+    """The protocol with scikit-learn's StratifiedKFold, one estimator fit per (split, K,
+    sigma) and a pandas groupby: (k, sigma, inner accuracy, accuracy) per outer fold."""
+    sigmas = sigmas if metric == "integrated" else (np.nan,)
+    records = []
+    folds = StratifiedKFold(outer, shuffle=True, random_state=seed).split(np.zeros(len(y)), y)
+    for train, test in folds:
+        rows = []
+        inner_folds = StratifiedKFold(inner, shuffle=True, random_state=seed)
+        for a, b in inner_folds.split(np.zeros(len(train)), y[train]):
+            rows += [(k, sigma, _estimator_accuracy(classifier, metric, matrices, y, train[a],
+                                                    train[b], k, sigma))
+                     for k in ks for sigma in sigmas]
+        means = (pd.DataFrame(rows, columns=["k", "sigma", "accuracy"]).fillna({"sigma": np.inf})
+                 .groupby(["k", "sigma"])["accuracy"].mean())
+        k, sigma = means.idxmax()  # the first maximum: smallest K, then smallest sigma
+        sigma = np.nan if sigma == np.inf else sigma
+        records.append((k, sigma, means.max(),
+                        _estimator_accuracy(classifier, metric, matrices, y, train, test, k, sigma)))
+    return pd.DataFrame(records, columns=["k", "sigma", "inner_accuracy", "accuracy"])
+
+
+@pytest.mark.parametrize("classifier,metric", [("citation-knn", "min"), ("knn", "max"),
+                                               ("citation-knn", "adapted"),
+                                               ("citation-knn", "integrated")])
+def test_nested_cv_equals_a_brute_force_protocol(classifier, metric):
+    matrices, y = _tied_matrices(3, n_bags=36)
+    run = dict(outer_folds=4, inner_folds=3, k_grid=(1, 3, 5), sigma_grid=(1.0, 10.0), seed=4)
+    ours = nested_cv(classifier, metric, lambda train: matrices, y, **run)
+    oracle = _brute_force_nested_cv(classifier, metric, matrices, y, 4, 3, (1, 3, 5),
+                                    (1.0, 10.0), 4)
+    pd.testing.assert_frame_equal(ours[oracle.columns], oracle, check_dtype=False)
+
+
+def test_nested_cv_never_reuses_rankings_of_matrices_changed_in_place(problem):
+    matrices, y = problem
+    matrices = {kind: matrix.copy() for kind, matrix in matrices.items()}
+    first = nested_cv("citation-knn", "min", lambda train: matrices, y, outer_folds=4,
+                      inner_folds=3, k_grid=(1, 3))
+    matrices["min"][:] = matrices["max"]  # same objects, new values
+    changed = nested_cv("citation-knn", "min", lambda train: matrices, y, outer_folds=4,
+                        inner_folds=3, k_grid=(1, 3))
+    fresh = nested_cv("citation-knn", "min", lambda train: {"min": matrices["max"].copy()}, y,
+                      outer_folds=4, inner_folds=3, k_grid=(1, 3))
+    columns = ["k", "inner_accuracy", "accuracy"]
+    pd.testing.assert_frame_equal(changed[columns], fresh[columns])
+    assert not first[columns].equals(changed[columns])

@@ -27,3 +27,14 @@ def test_equals_a_pandas_groupby(seed):
     assert ours["k"] == oracle["k"]
     np.testing.assert_equal(ours["sigma"], oracle["sigma"])  # NaN equals NaN here
     assert ours["inner_accuracy"] == pytest.approx(oracle["inner_accuracy"])
+
+
+def test_means_equal_as_fractions_tie_whatever_their_rounding():
+    # 0.3 + 0.2 + 0.1 = 0.6 but 0.1 + 0.2 + 0.3 = 0.6000000000000001: the same mean, so the
+    # smaller K must win however the sums round
+    scores = pd.DataFrame({"k": [1, 1, 1, 3, 3, 3], "sigma": np.nan,
+                           "accuracy": [0.3, 0.2, 0.1, 0.1, 0.2, 0.3]})
+    assert (0.3 + 0.2 + 0.1) / 3 < (0.1 + 0.2 + 0.3) / 3  # the premise
+    assert select_parameters(scores)["k"] == 1
+    scores["accuracy"] = [0.3, 0.2, 0.1, 0.1, 0.2, 0.3 + 1e-6]  # a real difference still counts
+    assert select_parameters(scores)["k"] == 3
