@@ -198,14 +198,16 @@ def tested(claims: pd.DataFrame) -> bool:
     return set(CLAIM_COLUMNS) <= set(claims.columns)
 
 
-def counts_text(claims: pd.DataFrame) -> str:
+def counts_text(claims: pd.DataFrame, legend: bool = False) -> str:
     """``"supported · contradicted · inconclusive"`` counts of a claims table's statistical
-    tests, then its exact checks apart (``"; exact checks: 2 hold, 1 fails"``, see
+    tests (followed by those words when ``legend``), then its exact checks apart
+    (``"; exact checks: 2 hold, 1 fails"``, see
     :mod:`milab_widgets.evaluation.claim_summary`), or why not."""
     if not tested(claims):
         return NOT_TESTED if len(claims) else ""
     counts = verdict_counts(claims)
-    return " · ".join(str(counts[word]) for word in VERDICTS) + _exact_part(counts)
+    words = f" ({' · '.join(VERDICTS)})" if legend else ""
+    return " · ".join(str(counts[word]) for word in VERDICTS) + words + _exact_part(counts)
 
 
 def _exact_part(counts: dict[str, int]) -> str:
@@ -397,8 +399,7 @@ def claim_blocks(result: PaperResult) -> list:
                Image(f"verdicts/{result.paper}.png", f"{result.paper}: forest plot of the "
                      "claims")]
     if tested(cases) and len(cases):
-        blocks.append(Details(f"Every case ({len(cases)}): {counts_text(cases)} "
-                              "(supported · contradicted · inconclusive)",
+        blocks.append(Details(f"Every case ({len(cases)}): {counts_text(cases, legend=True)}",
                               (Table(claim_rows(cases)),)))
     return blocks
 

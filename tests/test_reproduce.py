@@ -101,6 +101,8 @@ def test_exact_checks_are_counted_apart_from_the_statistical_verdicts(tmp_path):
     markdown, _ = build_report(tmp_path)
     assert ("**1 supported**, **0 contradicted**, **0 inconclusive** of 1 claims tested "
             "statistically; exact checks: 0 hold, 1 fails.") in markdown.read_text()
+    assert counts_text(pd.DataFrame(claims), legend=True) == (
+        "1 · 0 · 0 (supported · contradicted · inconclusive); exact checks: 0 hold, 1 fails")
 
 
 def test_report_shows_claims_paper_numbers_chart_and_skips_in_markdown_and_html(two_papers):

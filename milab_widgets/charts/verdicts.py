@@ -54,7 +54,7 @@ def forest_chart(table: pd.DataFrame, *, label: str = "claim", null: float | Non
     points = base.mark_point(filled=True, size=70).encode(
         x=x, shape=alt.Shape("kind:N", scale=alt.Scale(domain=list(KIND_SHAPES),
                                                        range=list(KIND_SHAPES.values())),
-                             title="row"))
+                             title="kind"))
     zero = alt.Chart().mark_rule(color="#555555", strokeDash=[4, 3]).encode(x="null:Q")
     height = 22 * max(1, data.groupby(facet).size().max() if facet else len(data))
     layered = alt.layer(zero, intervals, points, data=data).properties(width=width,
