@@ -7,13 +7,13 @@ neighbours K from ``k_grid`` and, for the integrated distance, the NCA bandwidth
 per sigma, and shared by every K). Folds are stratified and shuffled with ``seed``.
 
 Everything works on precomputed bag-distance matrices over all bags, so no instance
-distance is computed twice. Each matrix's rows are ranked once (for the integrated distance,
-once per tuned alpha); a fold only says which bags train and which are tested, and one numba
-pass (:func:`~milab_widgets.core.neighbor_votes.fold_accuracies`) walks the rankings to
-each query's references and each training bag's citation radius. The votes equal those of
-:class:`~milab_widgets.mil.CitationKNN` / :class:`~milab_widgets.mil.BagKNN` fitted on each
-training part (tested); ties among references go to the lower bag index, as the estimators'
-stable ranking does when training indices ascend (every splitter here returns them so).
+distance is computed twice. A fold only says which bags train and which are tested; one
+numba pass (:func:`~milab_widgets.core.neighbor_votes.fold_accuracies`) scans the matrix
+rows for each test bag's references and each training bag's citation radius, without
+slicing or sorting. The votes equal those of :class:`~milab_widgets.mil.CitationKNN` /
+:class:`~milab_widgets.mil.BagKNN` fitted on each training part (tested); ties among
+references go to the lower bag index, as the estimators' stable ranking does when training
+indices ascend (every splitter here returns them so).
 """
 
 from __future__ import annotations
@@ -25,7 +25,7 @@ from functools import partial
 import numpy as np
 import pandas as pd
 
-from milab_widgets.core.neighbor_votes import fold_accuracies, rank_rows
+from milab_widgets.core.neighbor_votes import fold_accuracies
 from milab_widgets.evaluation.cache import ResultCache
 from milab_widgets.evaluation.grid import GridTask, run_grid
 from milab_widgets.evaluation.splits import stratified_folds, stratified_splits, subset
@@ -59,8 +59,8 @@ def grid_accuracies(
     ``sigma`` and ``alpha`` are NaN for metrics other than "integrated"; a K above a split's
     number of training bags has no row. The votes are those of ``make_bag_classifier``'s
     estimators fitted on each training part (a test checks it), computed by
-    :func:`~milab_widgets.core.neighbor_votes.fold_accuracies` from one ranking of each
-    distance matrix; ties among references go to the lower bag index.
+    :func:`~milab_widgets.core.neighbor_votes.fold_accuracies`; ties among references go
+    to the lower bag index.
     """
     voter = _Voter(classifier, metric, matrices, y)
     ks, sigmas = voter.grid_axes(k_grid, sigma_grid)
@@ -78,8 +78,8 @@ def grid_accuracies(
 class _Voter:
     """One classifier and metric over precomputed matrices of all bags, ready to vote on folds.
 
-    The metric's query and training matrices and their row rankings are built once (for
-    "integrated", once per tuned alpha), so a fold costs one pass over its bags.
+    The metric's query and training matrices are built once (for "integrated", once per
+    tuned alpha); a fold costs one scan of its rows.
     """
 
     def __init__(self, classifier: str, metric: str, matrices: dict, y):
@@ -119,48 +119,14 @@ class _Voter:
         return float(alpha)
 
     def _voting(self, alpha):
-        """(query matrix, its ranking, training matrix, its ranking) over all bags."""
+        """(query matrix, training matrix) over all bags: the rows that pick a test bag's
+        references and a training bag's citation radius."""
         query = np.ascontiguousarray(
             metric_distance(self.matrices, self.metric, alpha=alpha, labels=self.labels),
             dtype=np.float64)
-        query_order = rank_rows(query)
         if self.metric != "adapted":
-            return query, query_order, query, query_order
-        train = np.ascontiguousarray(query.T)  # a training bag's own label sets its distances
-        return query, query_order, train, rank_rows(train)
-
-
-class _LastVoter:
-    """The most recent :class:`_Voter`, reused while its inputs are unchanged.
-
-    The outer folds of a nested CV usually receive the same matrices (features not
-    rescaled per fold); ranking them once instead of once per fold was a quarter of
-    Citation-KNN's nested CV on Musk1. Reuse requires equal values, not only the same
-    objects: a private copy of the inputs is compared, so matrices changed in place are
-    never served stale rankings.
-    """
-
-    def __init__(self):
-        self._entry = None
-
-    def get(self, classifier: str, metric: str, matrices: dict, y) -> _Voter:
-        inputs = {kind: np.asarray(matrices[kind]) for kind in METRIC_INPUTS.get(metric, ())}
-        entry = self._entry  # one read: another thread may replace it meanwhile
-        if entry is not None and entry[0] == (classifier, metric) and _same(entry[1], inputs, y):
-            return entry[2]
-        voter = _Voter(classifier, metric, matrices, y)
-        self._entry = ((classifier, metric), ({k: v.copy() for k, v in inputs.items()},
-                                              voter.labels.copy()), voter)
-        return voter
-
-
-def _same(saved, inputs: dict, y) -> bool:
-    matrices, labels = saved
-    return (np.array_equal(labels, y) and matrices.keys() == inputs.keys()
-            and all(np.array_equal(matrices[kind], inputs[kind]) for kind in inputs))
-
-
-_LAST_VOTER = _LastVoter()
+            return query, query
+        return query, np.ascontiguousarray(query.T)  # a training bag's own label decides
 
 
 def select_parameters(scores) -> dict:
@@ -277,7 +243,7 @@ def _outer_fold_from_source(classifier, metric, matrix_source, y, train, test, *
 def _outer_fold(classifier, metric, matrices, y, train, test, inner_folds, k_grid, sigma_grid,
                 seed) -> dict:
     started = time.perf_counter()
-    voter = _LAST_VOTER.get(classifier, metric, matrices, y)
+    voter = _Voter(classifier, metric, matrices, y)
     ks, sigmas = voter.grid_axes(k_grid, sigma_grid)
     inner = np.full(len(voter.labels), -1)
     inner[train] = stratified_folds(voter.labels[train], inner_folds, seed)

@@ -37,11 +37,21 @@ def nca_objective(distances, y, sigma: float) -> float:
 
 def nca_alpha_objective(d_min, d_max, y, sigma: float, alpha: float) -> float:
     """f(alpha): the NCA objective of d_intH = alpha d_minH + (1 - alpha) d_maxH."""
-    if not 0.0 <= alpha <= 1.0:  # also rejects NaN
-        raise InputError(f"alpha must lie in [0, 1], got {alpha!r}.")
+    return _alpha_objective(d_min, d_max, y, sigma)(alpha)
+
+
+def _alpha_objective(d_min, d_max, y, sigma: float) -> Callable[[float], float]:
+    """alpha -> f(alpha), the inputs validated once (a search calls it ~30 times)."""
     d_min, labels = _checked_problem(d_min, d_max, y)
     d_max = np.ascontiguousarray(d_max, dtype=np.float64)
-    return float(nca_objective_mixed(d_min, d_max, float(alpha), labels, float(sigma)))
+    sigma = float(sigma)
+
+    def objective(alpha: float) -> float:
+        if not 0.0 <= alpha <= 1.0:  # also rejects NaN
+            raise InputError(f"alpha must lie in [0, 1], got {alpha!r}.")
+        return float(nca_objective_mixed(d_min, d_max, float(alpha), labels, sigma))
+
+    return objective
 
 
 def _checked_problem(d_min, d_max, y):
@@ -114,9 +124,7 @@ def tune_alpha_nca(
     if len(np.unique(y)) < 2:
         raise InputError("tune_alpha_nca needs bags of both classes in y.")
 
-    def objective(alpha: float) -> float:
-        return nca_alpha_objective(d_min, d_max, y, sigma, alpha)
-
+    objective = _alpha_objective(d_min, d_max, y, sigma)
     if grid is None:
         alpha, value, _ = golden_section_maximize(objective, 0.0, 1.0, tol)
         return float(alpha), value
@@ -134,4 +142,5 @@ def tune_alpha_nca(
 
 def nca_alpha_curve(d_min, d_max, y, sigma: float, alphas) -> np.ndarray:
     """f(alpha) at each of ``alphas`` (for plotting the objective the search climbs)."""
-    return np.array([nca_alpha_objective(d_min, d_max, y, sigma, a) for a in alphas])
+    objective = _alpha_objective(d_min, d_max, y, sigma)
+    return np.array([objective(a) for a in alphas])

@@ -15,7 +15,7 @@ from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.preprocessing import StandardScaler
 from sklearn.utils.validation import check_is_fitted
 
-from milab_widgets.core.neighbor_votes import citation_radii, neighbor_votes, rank_rows
+from milab_widgets.core.neighbor_votes import citation_radii, neighbor_votes
 from milab_widgets.data.bags import BagDataset
 from milab_widgets.exceptions import InputError
 from milab_widgets.mil.distances import METRIC_INPUTS, bag_distances, metric_distance
@@ -86,7 +86,7 @@ class _BagNeighborsClassifier(ClassifierMixin, BaseEstimator):
     def decision_function_grid(self, X, ks) -> np.ndarray:
         """``decision_function(X)`` of this classifier refitted with K = k for each k of
         ``ks`` (K = n_neighbors, or references with citers k + 2 when ``citers`` is None),
-        from one ranking of the query distances: (len(ks), n_query).
+        from one scan of the query distances: (len(ks), n_query).
 
         What a parameter search over K costs once the distances exist: the same votes as
         len(ks) separate fits and predictions, without them.
@@ -95,10 +95,8 @@ class _BagNeighborsClassifier(ClassifierMixin, BaseEstimator):
         ks = np.array([check_positive_int(k, "K") for k in ks], dtype=np.int64)
         if ks.max() > self.n_train_:
             raise InputError(f"K = {ks.max()} exceeds the {self.n_train_} training bags.")
-        everyone = np.arange(self.n_train_)
-        return neighbor_votes(distances, rank_rows(distances), np.arange(len(distances)),
-                              everyone, np.ones(self.n_train_, dtype=bool), self.y_, ks,
-                              self._radii(ks))
+        return neighbor_votes(distances, np.arange(len(distances)), np.arange(self.n_train_),
+                              self.y_, ks, self._radii(ks))
 
     def _radii(self, ks: np.ndarray) -> np.ndarray:
         """Citation radii per K (:func:`~milab_widgets.core.neighbor_votes.citation_radii`);
@@ -265,14 +263,12 @@ class CitationKNN(_BagNeighborsClassifier):
 
     def _radii(self, ks: np.ndarray) -> np.ndarray:
         citers = np.array([self._n_citers(k) for k in ks], dtype=np.int64)
-        everyone = np.arange(self.n_train_)
-        return citation_radii(self.train_distances_, rank_rows(self.train_distances_), everyone,
-                              np.ones(self.n_train_, dtype=bool), citers)
+        return citation_radii(self.train_distances_, np.arange(self.n_train_), citers)
 
 
 def _nearest(distances: np.ndarray, k: int) -> np.ndarray:
     """Column indices of the k smallest entries of each row; ties broken by lower index."""
-    return rank_rows(distances)[:, :k]
+    return np.argsort(distances, axis=1, kind="stable")[:, :k]
 
 
 #: Classifier names used by experiments and panels, mapped to their classes.
