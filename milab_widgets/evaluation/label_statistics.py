@@ -3,15 +3,15 @@
 For a 0/1 label matrix Y (n rows, one column per label) and a subset S of its rows (a
 boolean mask, e.g. the points brushed in a scatter of an embedding), per label j:
 
-    rows inside_j      = #{i in S : Y_ij = 1}
-    share inside_j     = rows inside_j / |S|
+    rows inside_j       = #{i in S : Y_ij = 1}
+    share inside_j      = rows inside_j / |S|
     share of all rows_j = #{i : Y_ij = 1} / n
-    lift_j             = share inside_j / share of all rows_j
-                       = (rows inside_j * n) / (|S| * #{i : Y_ij = 1})
+    lift_j              = share inside_j / share of all rows_j
+                        = (rows inside_j * n) / (|S| * #{i : Y_ij = 1})
 
 A lift above 1 means the label is over-represented in S, below 1 under-represented, 1 as
-frequent as in all rows (the "lift" of association-rule mining: Brin, Motwani, Ullman, Tsur,
-Dynamic itemset counting and implication rules for market basket data, SIGMOD 1997).
+frequent as in all rows; it is P(label j | row in S) / P(label j) over the n rows, the ratio
+association-rule mining calls lift.
 
 Two cases have no value, and are reported as missing (``pd.NA``), never NaN, inf or 0:
 
