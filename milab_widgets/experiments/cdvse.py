@@ -528,7 +528,10 @@ def _side_by_side(sides: dict) -> pd.DataFrame:
 
 
 def _cell(mean, std) -> str:
-    return "—" if pd.isna(mean) else f"{100 * mean:.2f} ± {100 * std:.2f}"
+    """"mean ± std" in %; the mean alone when there is no spread to show (one repetition)."""
+    if pd.isna(mean):
+        return "—"
+    return f"{100 * mean:.2f}" if pd.isna(std) else f"{100 * mean:.2f} ± {100 * std:.2f}"
 
 
 def nu_evidence() -> pd.DataFrame:
