@@ -321,3 +321,11 @@ def test_playground_accepts_nu_in_place_of_C():
     by_C = cdvse.playground(data, C=1 / (0.1 * 140), zeta=3.0, n_estimators=5, grid_size=None)
     np.testing.assert_allclose(by_nu.weights, by_C.weights, atol=1e-10)
     pd.testing.assert_frame_equal(by_nu.scores, by_C.scores)
+
+
+def test_table_cells_show_no_spread_for_a_single_repetition():
+    from milab_widgets.experiments.cdvse import _cell
+
+    assert _cell(0.8, 0.05) == "80.00 ± 5.00"
+    assert _cell(0.8, float("nan")) == "80.00"  # one repetition: pandas' std is NaN
+    assert _cell(float("nan"), float("nan")) == "—"
