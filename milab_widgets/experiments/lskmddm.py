@@ -302,8 +302,7 @@ def make_method(method: str, ridge: float, X_train, Y_train, width: float | None
     Gaussian kernel width ``width`` (None: the median pairwise distance of X_train)."""
     width = median_distance(X_train) if width is None else float(width)
     if method == "KPCA":  # as many components as kernel MDDM's embedding: the rank of H Y
-        k = int(np.linalg.matrix_rank(Y_train - Y_train.mean(axis=0)))
-        return KernelPCA(k, kernel="rbf", gamma=0.5 / width**2, eigen_solver="arpack",
+        return KernelPCA(embedding_dimension(Y_train), kernel="rbf", gamma=0.5 / width**2, eigen_solver="arpack",
                          random_state=0).fit(X_train)
     if method == "KCCA":
         return LeastSquaresKCCA(ridge=ridge, kernel_width=width).fit(X_train, Y_train)
@@ -712,11 +711,23 @@ def evaluate_embedding(embed_train, embed_test, Y_train, Y_test) -> dict:
 
 def split_labels(dataset, train, test):
     """Train/test arrays with the labels that are constant on the training part dropped."""
-    Y_train = dataset.Y[train]
-    positives = Y_train.sum(axis=0)
-    keep = (positives > 0) & (positives < len(train))
-    return (dataset.X[train], Y_train[:, keep], dataset.X[test], dataset.Y[test][:, keep],
-            int((~keep).sum()))
+    keep = varying_labels(dataset.Y[train])
+    return (dataset.X[train], dataset.Y[train][:, keep], dataset.X[test],
+            dataset.Y[test][:, keep], int((~keep).sum()))
+
+
+def varying_labels(Y_train) -> np.ndarray:
+    """Mask of the labels that are neither absent from nor carried by every training row
+    (a constant label has no dependence for MDDM to maximise)."""
+    positives = np.asarray(Y_train).sum(axis=0)
+    return (positives > 0) & (positives < len(Y_train))
+
+
+def embedding_dimension(Y_train) -> int:
+    """rank(H Y), H the centring matrix: the number of nonzero eigenvalues of kernel MDDM's
+    problem (its K H Y Y^T H has at most this rank), so the largest useful embedding."""
+    Y_train = np.asarray(Y_train, dtype=float)
+    return int(np.linalg.matrix_rank(Y_train - Y_train.mean(axis=0)))
 
 
 def random_partition(n, n_train, n_test, seed, max_train=None):

@@ -26,11 +26,13 @@ from milab_widgets.evaluation.label_statistics import label_statistics
 from milab_widgets.experiments.lskmddm import (
     SEED_METRICS,
     TIMING_SOLVERS,
+    embedding_dimension,
     evaluate_embedding,
     make_method,
     random_partition,
     split_labels,
     time_solvers,
+    varying_labels,
 )
 from milab_widgets.widgets.base import Panel, dataset_choices, show_objects, show_table
 from milab_widgets.widgets.live import LiveChart
@@ -123,11 +125,11 @@ class LSkMDDMPanel(Panel):
             train, test = random_partition(len(data), min(self.n_train, 2 * len(data) // 3),
                                            1000, SPLIT_SEED)
             self._data = (*split_labels(data, train, test), data)
-            self._label_names = [name for name, kept in zip(data.label_names, _kept(data, train))
-                                 if kept]
+            kept = varying_labels(data.Y[train])
+            self._label_names = [name for name, keep in zip(data.label_names, kept) if keep]
             self.label.options = [(name, j) for j, name in enumerate(self._label_names)]
             self.label.value = 0
-            self.dimension.max = max(2, np.linalg.matrix_rank(self._data[1] - self._data[1].mean(0)))
+            self.dimension.max = max(2, embedding_dimension(self._data[1]))
             self.dimension.value = self.dimension.max
             self.note.value = (f"<small>{len(train)} random training rows, {len(test)} held out "
                                f"(seed {SPLIT_SEED}); {self._data[4]} label(s) constant on the "
@@ -224,11 +226,6 @@ class LSkMDDMPanel(Panel):
         chart = embedding_chart(self.embedding, self._data[3][:, self.label.value],
                                 self.label.label, self.method.value, select="brush")
         self.scatter_view.show(chart)
-
-
-def _kept(data, train) -> np.ndarray:
-    positives = data.Y[train].sum(axis=0)
-    return (positives > 0) & (positives < len(train))
 
 
 def _choosable(table):

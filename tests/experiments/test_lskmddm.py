@@ -198,3 +198,17 @@ def test_resampled_metric_equals_the_metric_on_the_repeated_rows(metric):
     expected = [function(np.repeat(Y, c, axis=0), np.repeat(values, c, axis=0)) for c in counts]
     np.testing.assert_allclose(lskmddm.resampled_metric(metric, Y, values, counts), expected,
                                rtol=1e-12)
+
+
+def test_varying_labels_and_embedding_dimension():
+    from milab_widgets.experiments.lskmddm import embedding_dimension, varying_labels
+
+    Y = np.array([[1, 0, 1, 1, 0], [0, 0, 1, 0, 1], [1, 0, 1, 1, 0], [0, 0, 1, 1, 1]])
+    np.testing.assert_array_equal(varying_labels(Y), [True, False, False, True, True])
+    # centred columns: label 0 and label 4 are opposite (y0 = 1 - y4), label 3 independent
+    kept = Y[:, varying_labels(Y)].astype(float)
+    assert embedding_dimension(kept) == 2
+    # the rank of H Y is the number of nonzero eigenvalues of H Y Y^T H
+    centred = kept - kept.mean(axis=0)
+    eigenvalues = np.linalg.eigvalsh(centred @ centred.T)
+    assert embedding_dimension(kept) == int((eigenvalues > 1e-10).sum())
