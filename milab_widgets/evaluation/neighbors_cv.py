@@ -66,13 +66,20 @@ def grid_accuracies(
     ks, sigmas = voter.grid_axes(k_grid, sigma_grid)
     rows = []
     for number, (train, test) in enumerate(splits):
-        fold_of = np.full(len(voter.labels), -1)
-        fold_of[train], fold_of[test] = 1, 0
-        accuracies, alphas = voter.grid(fold_of, [0], ks, sigmas)
+        accuracies, alphas = voter.grid(_one_split(len(voter.labels), train, test), [0], ks,
+                                        sigmas)
         rows.extend((number, int(k), sigma, alphas[0, j], float(accuracies[0, j, i]))
                     for j, sigma in enumerate(sigmas) for i, k in enumerate(ks)
                     if not np.isnan(accuracies[0, j, i]))
     return pd.DataFrame(rows, columns=SCORE_COLUMNS)
+
+
+def _one_split(n_bags: int, train, test) -> np.ndarray:
+    """``fold_of`` (see :meth:`_Voter.grid`) of one split: its test bags fold 0, its
+    training bags fold 1, every other bag -1."""
+    fold_of = np.full(n_bags, -1)
+    fold_of[train], fold_of[test] = 1, 0
+    return fold_of
 
 
 class _Voter:
@@ -107,16 +114,13 @@ class _Voter:
         accuracies = np.empty((len(folds), len(sigmas), len(ks)))
         for at, fold in enumerate(folds):
             train = np.flatnonzero((fold_of >= 0) & (fold_of != fold))
+            part = subset({kind: self.matrices[kind] for kind in ("min", "max")}, train, train)
             for j, sigma in enumerate(sigmas):
-                alphas[at, j] = self._nca_alpha(train, sigma)
+                alphas[at, j], _ = tune_alpha_nca(part["min"], part["max"], self.labels[train],
+                                                  sigma)
                 accuracies[at, j] = fold_accuracies(*self._voting(alphas[at, j]), self.labels,
                                                     fold_of, folds[at : at + 1], ks, citers)[0]
         return accuracies, alphas
-
-    def _nca_alpha(self, train, sigma: float) -> float:
-        part = subset(self.matrices, train, train)
-        alpha, _ = tune_alpha_nca(part["min"], part["max"], self.labels[train], sigma)
-        return float(alpha)
 
     def _voting(self, alpha):
         """(query matrix, training matrix) over all bags: the rows that pick a test bag's
@@ -249,9 +253,7 @@ def _outer_fold(classifier, metric, matrices, y, train, test, inner_folds, k_gri
     inner[train] = stratified_folds(voter.labels[train], inner_folds, seed)
     inner_accuracies, _ = voter.grid(inner, np.arange(inner_folds), ks, sigmas)
     best = _best_parameters(ks, sigmas, _mean_over_folds(inner_accuracies).T)
-    outer = np.full(len(voter.labels), -1)
-    outer[train], outer[test] = 1, 0
-    accuracy, alpha = voter.grid(outer, [0], np.array([best["k"]]), np.array([best["sigma"]]))
+    accuracy, alpha = voter.grid(_one_split(len(voter.labels), train, test), [0], np.array([best["k"]]), np.array([best["sigma"]]))
     return {
         "k": best["k"],
         "sigma": best["sigma"],

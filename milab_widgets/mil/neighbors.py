@@ -68,7 +68,8 @@ class _BagNeighborsClassifier(ClassifierMixin, BaseEstimator):
 
     def decision_function(self, X) -> np.ndarray:
         """Positive minus negative votes per query bag (> 0 means positive)."""
-        return self.decision_function_grid(X, [self._n_references()])[0]
+        ks = np.array([self._n_references()])
+        return self._votes(X, ks, self._fitted_radii())[0]
 
     def predict(self, X) -> np.ndarray:
         """0/1 label per query bag; a tie of votes predicts negative (Wang & Zucker 2000)."""
@@ -91,17 +92,25 @@ class _BagNeighborsClassifier(ClassifierMixin, BaseEstimator):
         What a parameter search over K costs once the distances exist: the same votes as
         len(ks) separate fits and predictions, without them.
         """
-        distances = np.ascontiguousarray(self.query_distances(X), dtype=np.float64)
+        check_is_fitted(self, "train_distances_")
         ks = np.array([check_positive_int(k, "K") for k in ks], dtype=np.int64)
         if ks.max() > self.n_train_:
             raise InputError(f"K = {ks.max()} exceeds the {self.n_train_} training bags.")
+        return self._votes(X, ks, self._radii(ks))
+
+    def _votes(self, X, ks: np.ndarray, radii: np.ndarray) -> np.ndarray:
+        distances = np.ascontiguousarray(self.query_distances(X), dtype=np.float64)
         return neighbor_votes(distances, np.arange(len(distances)), np.arange(self.n_train_),
-                              self.y_, ks, self._radii(ks))
+                              self.y_, ks, radii)
 
     def _radii(self, ks: np.ndarray) -> np.ndarray:
         """Citation radii per K (:func:`~milab_widgets.core.neighbor_votes.citation_radii`);
         none for k-NN."""
         return np.empty((0, self.n_train_))
+
+    def _fitted_radii(self) -> np.ndarray:
+        """The radii of the fitted K: none for k-NN; Citation-KNN keeps its own from fit."""
+        return self._radii(np.array([self._n_references()]))
 
     # -- distances -----------------------------------------------------------------------------
     def _n_bags(self, X, y) -> int:
@@ -256,6 +265,9 @@ class CitationKNN(_BagNeighborsClassifier):
     def _fit_neighborhood(self) -> None:
         super()._fit_neighborhood()
         self.citation_radius_ = self._radii(np.array([self._n_references()]))[0]
+
+    def _fitted_radii(self) -> np.ndarray:
+        return self.citation_radius_[np.newaxis, :]
 
     def citer_mask(self, X) -> np.ndarray:
         """(n_query, n_train) booleans: training bag t cites query bag q."""
