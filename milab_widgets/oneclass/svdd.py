@@ -8,13 +8,45 @@ with K(x, y) = exp(-gamma ||x - y||^2) (the paper's zeta is ``gamma``) and C_i =
 (w: sample weights, 1 by default). Its dual (the paper's eq. 2) is solved by the SMO solver of
 :mod:`milab_widgets.core.svdd`; the centre is a = sum_i a_i phi(x_i) and
 
-    ||phi(x) - a||^2 = 1 - 2 sum_i a_i K(x, x_i) + sum_ij a_i a_j K(x_i, x_j)   (the paper's eq. 3),
+    ||phi(x) - a||^2 = 1 - 2 sum_i a_i K(x, x_i) + sum_ij a_i a_j K(x_i, x_j)   (the paper's eq. 3).
 
-R^2 being that value at the unbounded support vectors (0 < a_i < C_i; averaged over them).
 With the RBF kernel SVDD is scikit-learn's OneClassSVM: nu = 1 / (C n), and its
 ``dual_coef_ / (nu n)`` are these duals. Either scale may be given: ``SVDD(C=...)`` or
 ``SVDD(nu=...)`` (LIBSVM's one-class ``-n``, the fraction of training samples the sphere
 may leave out), converted by C = 1 / (nu n) with n the weighted training size.
+
+The radius, to the solver's accuracy. With G = K a / C (the solver's gradient, on the scale
+of OneClassSVM's decision function) a training sample's squared distance is
+d_i = 1 - 2 C G_i + ||a||^2. The solver stops when the KKT gap
+max_{a_t > 0} G_t - min_{a_t < C_t} G_t is below ``tol``; every threshold rho between those
+two values fits the computed duals, so R_rho^2 = 1 - 2 C rho + ||a||^2 is determined only to
+within 2 C tol. LIBSVM's rho (the free duals' mean G; with no free dual, the midpoint of the
+range the bounded ones leave) lies in that interval. A sample whose dual is below its bound
+(a_i < C_i: a non-support vector or a free one) has G_i >= min G > max G - tol >= rho - tol:
+
+    d_i - R_rho^2 = 2 C (rho - G_i) < 2 C tol.
+
+R_rho^2 itself as the radius left such samples outside by amounts below 2 C tol (for the
+hard-margin SVDD of 200 Gaussian points, 58 of them at tol = 1e-3 and 17 at tol = 1e-8).
+The sphere is therefore
+
+    R^2 = R_rho^2 + 2 C tol      (rho: LIBSVM's),
+
+which holds every sample with a_i < C_i strictly, at any ``tol``, once the solver has
+converged (otherwise a ConvergenceWarning says so). With C w_i >= 1 (C = 1, the default, or
+nu = 1 / n: the hard-margin SVDD) a dual reaches its bound only when one sample carries all
+the mass (it is then the centre, at distance 0), so the whole training set is inside.
+Samples at their bound (the soft margin's outliers, G_i <= max G) are accepted only when
+less than 2 C tol beyond R_rho^2, so SVDD(nu) still rejects at most a fraction nu of its
+training set. The margin left to a sample with a_i < C_i, 2 C (tol - rho + G_i), is
+positive; in 300 random problems it was at least 0.1 x 2 C tol, far above the rounding of
+the distances (1e-15 to 1e-12). Decision values are 2 C (OneClassSVM's decision_function +
+tol).
+
+The bound is on the computed centre a. The exact optimum's centre a* is only known to lie
+within ||a - a*||^2 <= 2 C sum_i G_i (a_i - a*_i) < 2 C tol (convexity of the dual, then the
+gap), so a distance to a* may differ from the computed one by up to 4 sqrt(C tol): R^2 is
+the radius the computed duals support, not a guaranteed cover of the exact sphere.
 """
 
 from __future__ import annotations
@@ -43,7 +75,8 @@ CACHE_MB = 200.0
 
 @dataclass(frozen=True)
 class DualSolution:
-    """A solved SVDD dual: duals ``alpha`` (sum 1), R^2, a^T K a, iterations, converged."""
+    """A solved SVDD dual: duals ``alpha`` (sum 1), R^2 (with the solver's accuracy
+    2 C tol added, see the module docstring), a^T K a, iterations, converged."""
 
     alpha: np.ndarray
     radius_sq: float
@@ -56,9 +89,10 @@ def solve_svdd_dual(X, gamma: float, C: float, weights: np.ndarray, tol: float =
                     max_iter: int | None = None, cache_mb: float = CACHE_MB) -> DualSolution:
     """Solve the SVDD dual for validated inputs (C * sum(weights) >= 1).
 
-    ``max_iter=None`` allows max(10^7, 100 n) iterations. R^2 is taken at the unbounded
-    support vectors; when there is none, midway between the largest gradient at the upper
-    bounds and the smallest at zero (the range every optimal R^2 lies in), as LIBSVM does.
+    ``max_iter=None`` allows max(10^7, 100 n) iterations. R^2 = R_rho^2 + 2 C tol (module
+    docstring), rho taken as LIBSVM does: the mean gradient at the unbounded support vectors;
+    when there is none, midway between the largest gradient at the upper bounds and the
+    smallest at zero (the range every optimal rho lies in).
     """
     n = len(X)
     sq_norms = np.einsum("ij,ij->i", X, X)
@@ -71,8 +105,8 @@ def solve_svdd_dual(X, gamma: float, C: float, weights: np.ndarray, tol: float =
                                              float(tol), limit, cache, slot_of, owner)
     rho = _threshold(beta, grad, weights)
     center_sq_norm = C * C * float(beta @ grad)
-    return DualSolution(C * beta, 1.0 - 2.0 * C * rho + center_sq_norm, center_sq_norm,
-                        int(n_iter), bool(converged))
+    radius_sq = 1.0 - 2.0 * C * (rho - tol) + center_sq_norm  # R_rho^2 + 2 C tol
+    return DualSolution(C * beta, radius_sq, center_sq_norm, int(n_iter), bool(converged))
 
 
 def _threshold(beta, grad, upper) -> float:
@@ -101,6 +135,8 @@ class SVDD(OutlierMixin, BaseEstimator):
         Kernel width zeta in K(x, y) = exp(-zeta ||x - y||^2).
     tol : float, default=1e-3
         Stopping tolerance on the optimality gap, in OneClassSVM's units (same default).
+        The KKT conditions then hold to 2 C tol in squared distance, so R^2 includes
+        2 C tol (module docstring).
     max_iter : int or None
         Iteration cap of the solver (None: max(10^7, 100 n)); a ConvergenceWarning tells
         when it is hit.
@@ -121,13 +157,16 @@ class SVDD(OutlierMixin, BaseEstimator):
     support_vectors_, dual_coef_ : ndarray
         Their rows and duals.
     radius_ : float
-        R, the sphere's radius in feature space.
+        R, the sphere's radius in feature space: R^2 is the dual's R^2 (LIBSVM's threshold)
+        plus 2 C tol, the solver's accuracy, which puts every sample with a_i < C_i inside
+        (the whole training set when C w_i >= 1).
     center_sq_norm_ : float
         ||a||^2 = sum_ij a_i a_j K(x_i, x_j).
     n_iter_ : int
         Solver iterations.
     offset_ : float
-        -R^2: ``decision_function = score_samples - offset_`` (scikit-learn's outlier API).
+        -R^2: ``decision_function = score_samples - offset_`` (scikit-learn's outlier API),
+        equal to 2 C (OneClassSVM's decision_function + tol).
     n_features_in_ : int
     feature_names_in_ : ndarray of str
         Only when X was a DataFrame with string column names.
@@ -136,7 +175,8 @@ class SVDD(OutlierMixin, BaseEstimator):
 
     See Also
     --------
-    sklearn.svm.OneClassSVM : the same model in the hyperplane form (an exact oracle).
+    sklearn.svm.OneClassSVM : the same model in the hyperplane form (an exact oracle: the
+        same duals; decision values 2 C (its decision_function + tol)).
 
     References
     ----------
@@ -200,7 +240,7 @@ class SVDD(OutlierMixin, BaseEstimator):
 
     def decision_function(self, X) -> np.ndarray:
         """R^2 - ||phi(x) - a||^2 = score_samples(X) - offset_: >= 0 inside the sphere
-        (normal)."""
+        (normal); R^2 includes the solver's accuracy 2 C tol."""
         return self.score_samples(X) - self.offset_
 
     def predict(self, X) -> np.ndarray:
