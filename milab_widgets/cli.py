@@ -16,6 +16,7 @@ The function receives the parsed arguments and returns the exit code.
 from __future__ import annotations
 
 import argparse
+import signal
 import sys
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -26,7 +27,7 @@ from milab_widgets.data.fetch import fetch
 from milab_widgets.data.home import describe_data_home, locate
 from milab_widgets.data.registry import dataset_names, get_spec
 from milab_widgets.exceptions import DatasetUnavailableError, MilabError
-from milab_widgets.reproduce import KERNEL_LOG, PAPERS
+from milab_widgets.papers import KERNEL_LOG, PAPERS
 
 
 @dataclass(frozen=True)
@@ -139,6 +140,16 @@ def _positive_int(text: str) -> int:
     return int(text)
 
 
+def _positive_minutes(text: str) -> float:
+    try:
+        minutes = float(text)
+    except ValueError:
+        minutes = float("nan")
+    if not minutes > 0 or minutes == float("inf"):
+        raise argparse.ArgumentTypeError(f"expected a number of minutes > 0, got {text!r}")
+    return minutes
+
+
 @subcommand(
     "reproduce",
     "Regenerate the papers' experiments (tables, charts, executed notebooks) and write one "
@@ -153,9 +164,13 @@ def _positive_int(text: str) -> int:
     argument("--seed", type=int, default=0, help="seed of the random splits (default 0)"),
     argument("--output", default="milab-output", metavar="DIR",
              help="folder for tables, charts, notebooks and the report (default milab-output)"),
+    argument("--timeout", type=_positive_minutes, metavar="MINUTES",
+             help="stop a paper still running after this long (default 30 for the quick "
+                  "protocol, 1440 for --full); the other papers go on"),
 )
 def _reproduce(args: argparse.Namespace) -> int:
-    from milab_widgets.reproduce import default_jobs, paper_names, reproduce
+    from milab_widgets.papers import paper_names
+    from milab_widgets.reproduce import RunInterrupted, default_jobs, reproduce
 
     if bool(args.papers) == args.all:
         print("milab reproduce: give PAPER names or --all (not both).", file=sys.stderr)
@@ -166,7 +181,13 @@ def _reproduce(args: argparse.Namespace) -> int:
         print(f"Running {', '.join(papers)} ({'full' if args.full else 'quick'} protocol, "
               f"{jobs} at a time) into {args.output}/", flush=True)
         runs = reproduce(papers, quick=not args.full, seed=args.seed, output=args.output,
-                         jobs=jobs, on_done=_print_run)
+                         jobs=jobs, on_done=_print_run,
+                         timeout=None if args.timeout is None else args.timeout * 60)
+    except RunInterrupted as stopped:
+        print(f"milab reproduce: stopped by {stopped.signal_name}; every kernel was shut "
+              "down. Unfinished papers are marked as partial in the report.", file=sys.stderr)
+        _print_report(args.output, {run.paper: run.error for run in stopped.runs if not run.ok})
+        return 128 + getattr(signal, stopped.signal_name)
     except MilabError as error:
         print(f"milab reproduce: {error}", file=sys.stderr)
         return 2
@@ -179,6 +200,10 @@ def _reproduce(args: argparse.Namespace) -> int:
 
 
 def _print_run(run) -> None:
+    for stall in run.stalls:
+        print(f"{run.paper}: the watchdog recovered cell {stall.get('cell')}: "
+              f"{stall.get('event')} (details in {run.notebook.parent / 'run.json'})",
+              file=sys.stderr, flush=True)
     if run.ok:
         print(f"{run.paper}: done in {run.seconds:.0f} s -> {run.notebook.parent}", flush=True)
     else:

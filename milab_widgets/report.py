@@ -30,6 +30,7 @@ from pathlib import Path
 
 import pandas as pd
 
+from milab_widgets.atomic import write_text_atomically
 from milab_widgets.evaluation.claim_summary import exact_text, verdict_counts
 from milab_widgets.evaluation.claim_tests import CLAIM_COLUMNS, VERDICTS
 from milab_widgets.exceptions import InputError
@@ -42,7 +43,7 @@ from milab_widgets.markup import (
     to_html,
     to_markdown,
 )
-from milab_widgets.reproduce import PAPERS
+from milab_widgets.papers import PAPERS, read_run_record, read_settings
 
 TITLE = "milab-widgets: reproduction report"
 
@@ -154,7 +155,9 @@ def read_result(output: Path, paper: str, error: str | None = None) -> PaperResu
     notebook = folder / PAPERS[paper]
     run = read_notebook(notebook) if notebook.is_file() else {}
     settings = read_settings(folder)
-    error = error or run.get("error")
+    record = read_run_record(folder)
+    error = error or (record.get("error") if record.get("status") != "ok" else None) \
+        or run.get("error")
     if error is None and not (folder / "verdict.md").is_file():
         error = "no verdict.md: the notebook did not finish"
     return PaperResult(paper, folder, run.get("title", paper), run.get("seconds"),
@@ -176,11 +179,6 @@ def read_notebook(path: Path) -> dict:
                 found["error"] = (f"{output['ename']}: {output['evalue']} "
                                   f"(In [{cell.get('execution_count')}])")
     return found
-
-
-def read_settings(folder: Path) -> dict:
-    path = folder / "settings.json"
-    return json.loads(path.read_text()) if path.is_file() else {}
 
 
 def read_table(folder: Path, stem: str) -> pd.DataFrame:
@@ -455,6 +453,6 @@ def build_report(output, errors: Mapping[str, str] | None = None) -> tuple[Path,
             forest_plot(result, folder)
     blocks = report_blocks(results, str(output))
     markdown, page = folder / "REPORT.md", folder / "REPORT.html"
-    markdown.write_text(to_markdown(blocks))
-    page.write_text(to_html(blocks, TITLE))
+    write_text_atomically(markdown, to_markdown(blocks))
+    write_text_atomically(page, to_html(blocks, TITLE))
     return markdown, page

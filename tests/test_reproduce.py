@@ -4,17 +4,15 @@ fresh install."""
 
 import json
 import os
-import threading
-import time
+import re
+import sys
 from pathlib import Path
 
 import numpy as np
 import pandas as pd
-import papermill
 import pytest
-from papermill.exceptions import PapermillExecutionError
 
-from milab_widgets import cli, reproduce
+from milab_widgets import cli, notebook_run, reproduce
 from milab_widgets.experiments.tables import write_tables
 from milab_widgets.markup import Table, Text, markdown_table, to_html
 from milab_widgets.report import (
@@ -24,7 +22,7 @@ from milab_widgets.report import (
     counts_text,
     reproduce_commands,
 )
-from milab_widgets.reproduce import PAPERS
+from milab_widgets.papers import KERNEL_LOG, PAPERS
 
 
 # -- hand-made output folders ----------------------------------------------------------------
@@ -178,65 +176,66 @@ def test_markup_escapes_html_and_pipes():
 
 def test_milab_report_rebuilds_without_running_and_fails_on_an_empty_folder(
         two_papers, tmp_path_factory, monkeypatch, capsys):
-    monkeypatch.setattr(papermill, "execute_notebook", None)  # running anything would fail
+    monkeypatch.setattr(reproduce, "WORKER", None)  # running anything would fail
     assert cli.main(["report", str(two_papers)]) == 0
     assert (two_papers / "REPORT.md").is_file() and (two_papers / "REPORT.html").is_file()
     assert cli.main(["report", str(tmp_path_factory.mktemp("empty"))]) == 1
     assert "no paper output folder (intH, CDVSE" in capsys.readouterr().err
 
 
-# -- the runner, with a fake papermill -------------------------------------------------------
-class FakePapermill:
-    """Stands in for papermill.execute_notebook: writes a finished paper folder, or fails
-    (like papermill: the executed notebook is written, then the error raised) for the papers
-    in ``failing``; records the calls and the peak number of concurrent ones."""
+# -- the runner, with a fake worker ----------------------------------------------------------
+FAKE_WORKER = (sys.executable, str(Path(__file__).parent / "runner" / "fake_worker.py"))
 
-    def __init__(self, failing=(), seconds=0.0):
-        self.failing, self.seconds = set(failing), seconds
-        self.calls, self.active, self.peak = [], 0, 0
-        self.lock = threading.Lock()
 
-    def __call__(self, source, executed, parameters, cwd, progress_bar, kernel_name,
-                 kernel_manager_class=None):
-        with self.lock:
-            self.active += 1
-            self.peak = max(self.peak, self.active)
-            self.calls.append({"source": source, "executed": executed, **parameters,
-                               "threads": os.environ.get("NUMBA_NUM_THREADS"),
-                               "kernel_manager_class": kernel_manager_class})
-        time.sleep(self.seconds)
-        folder = Path(parameters["output_dir"])
-        paper = folder.name
-        with self.lock:
-            self.active -= 1
-        if paper in self.failing:
-            write_notebook(folder / PAPERS[paper], error=("ValueError", f"{paper} broke", 3))
-            raise PapermillExecutionError(2, 3, "run()", "ValueError", f"{paper} broke", [])
-        write_paper(folder.parent, paper, INTH_CLAIMS, quick=parameters["quick"],
-                    seed=parameters["seed"])
+class FakeWorkers:
+    """The calls the fake workers received (tests/runner/fake_worker.py) and the peak number
+    running at once."""
+
+    def __init__(self, calls_file: Path):
+        self.calls_file = calls_file
+
+    @property
+    def calls(self) -> list[dict]:
+        if not self.calls_file.is_file():
+            return []
+        return [json.loads(line) for line in self.calls_file.read_text().splitlines()]
+
+    @property
+    def peak(self) -> int:
+        events = sorted([(c["started"], 1) for c in self.calls] + [(c["ended"], -1) for c in self.calls])
+        running = peak = 0
+        for _, change in events:
+            running += change
+            peak = max(peak, running)
+        return peak
 
 
 @pytest.fixture
-def fake_papermill(monkeypatch):
-    def install(**options):
-        fake = FakePapermill(**options)
-        monkeypatch.setattr(papermill, "execute_notebook", fake)
-        return fake
+def fake_workers(tmp_path_factory, monkeypatch):
+    """``install(failing=(), seconds=0.0)``: `milab reproduce` starts the fake worker."""
+
+    def install(failing=(), seconds=0.0):
+        calls = tmp_path_factory.mktemp("fake") / "calls.jsonl"
+        monkeypatch.setenv("FAKE_WORKER", json.dumps(
+            {"failing": list(failing), "seconds": seconds, "calls": str(calls)}))
+        monkeypatch.setenv("PYTHONPATH", str(Path(__file__).parents[1]))
+        monkeypatch.setattr(reproduce, "WORKER", FAKE_WORKER)
+        return FakeWorkers(calls)
 
     return install
 
 
 def test_a_failing_paper_is_reported_and_does_not_stop_the_others(
-        fake_papermill, tmp_path, capsys):
-    fake = fake_papermill(failing={"CDVSE"})
+        fake_workers, tmp_path, capsys):
+    fake = fake_workers(failing={"CDVSE"})
     assert cli.main(["reproduce", "intH", "CDVSE", "MFSEF", "--jobs", "2",
                      "--output", str(tmp_path)]) == 1
     out, err = capsys.readouterr()
-    assert sorted(call["executed"] for call in fake.calls) == sorted(
-        str(tmp_path / p / PAPERS[p]) for p in ("intH", "CDVSE", "MFSEF"))
-    assert f"intH: done in 0 s -> {tmp_path / 'intH'}" in out
-    assert f"MFSEF: done in 0 s -> {tmp_path / 'MFSEF'}" in out
-    assert "CDVSE: FAILED after 0 s: ValueError: CDVSE broke (In [3])" in err
+    assert sorted(call["folder"] for call in fake.calls) == sorted(
+        str(tmp_path.resolve() / p) for p in ("intH", "CDVSE", "MFSEF"))
+    assert re.search(rf"intH: done in \d+ s -> {tmp_path / 'intH'}\n", out)
+    assert re.search(rf"MFSEF: done in \d+ s -> {tmp_path / 'MFSEF'}\n", out)
+    assert re.search(r"CDVSE: FAILED after \d+ s: ValueError: CDVSE broke \(In \[3\]\)", err)
     assert f"the executed notebook with the traceback: {tmp_path / 'CDVSE' / 'CDVSE.ipynb'}" in err
     assert f"the kernel's log: {tmp_path / 'CDVSE' / 'kernel.log'}" in err
     assert err.rstrip().endswith("Failed: CDVSE")
@@ -247,10 +246,10 @@ def test_a_failing_paper_is_reported_and_does_not_stop_the_others(
 
 @pytest.mark.parametrize("jobs", [1, 2])
 def test_papers_run_jobs_at_a_time_with_the_cores_shared_out(
-        jobs, fake_papermill, tmp_path, monkeypatch):
+        jobs, fake_workers, tmp_path, monkeypatch):
     monkeypatch.setattr(reproduce, "available_cores", lambda: 4)
     monkeypatch.delenv("NUMBA_NUM_THREADS", raising=False)
-    fake = fake_papermill(seconds=0.3)
+    fake = fake_workers(seconds=0.3)
     runs = reproduce.reproduce(["intH", "CDVSE", "MFSEF"], output=tmp_path, jobs=jobs)
     assert [run.paper for run in runs] == ["intH", "CDVSE", "MFSEF"] and all(r.ok for r in runs)
     assert fake.peak == jobs
@@ -269,15 +268,15 @@ def test_default_jobs_is_the_cores_capped_by_the_papers(monkeypatch):
     (["lskmddm", "INTH"], ["intH", "LSkMDDM"]),
     (["--all"], list(PAPERS)),
 ])
-def test_paper_names_any_case_or_all_run_in_paper_order(argv, papers, fake_papermill, tmp_path):
-    fake = fake_papermill()
+def test_paper_names_any_case_or_all_run_in_paper_order(argv, papers, fake_workers, tmp_path):
+    fake = fake_workers()
     assert cli.main(["reproduce", *argv, "--jobs", "1", "--output", str(tmp_path)]) == 0
-    assert [Path(call["output_dir"]).name for call in fake.calls] == papers
+    assert sorted(Path(call["folder"]).name for call in fake.calls) == sorted(papers)
     assert {(call["quick"], call["seed"]) for call in fake.calls} == {(True, 0)}
 
 
-def test_full_and_seed_reach_the_notebooks(fake_papermill, tmp_path):
-    fake = fake_papermill()
+def test_full_and_seed_reach_the_notebooks(fake_workers, tmp_path):
+    fake = fake_workers()
     assert cli.main(["reproduce", "intH", "--full", "--seed", "7", "--output", str(tmp_path)]) == 0
     assert fake.calls[0]["quick"] is False and fake.calls[0]["seed"] == 7
     assert "`milab reproduce intH --full --seed 7 --output" in (tmp_path / "REPORT.md").read_text()
@@ -290,15 +289,15 @@ def test_full_and_seed_reach_the_notebooks(fake_papermill, tmp_path):
                          "TwoViewMIC (any case), or --all.")),
     (["intH", "--jobs", "0"], "argument --jobs: expected a whole number >= 1, got '0'"),
 ])
-def test_reproduce_usage_errors_exit_2_and_run_nothing(argv, message, fake_papermill, capsys):
-    fake = fake_papermill()
+def test_reproduce_usage_errors_exit_2_and_run_nothing(argv, message, fake_workers, capsys):
+    fake = fake_workers()
     assert cli.main(["reproduce", *argv]) == 2
     assert message in capsys.readouterr().err and not fake.calls
 
 
-def test_a_quick_run_refuses_to_overwrite_a_full_one(fake_papermill, tmp_path, capsys):
+def test_a_quick_run_refuses_to_overwrite_a_full_one(fake_workers, tmp_path, capsys):
     write_notebook(tmp_path / "intH" / "intH.ipynb", quick=False)
-    fake = fake_papermill()
+    fake = fake_workers()
     assert cli.main(["reproduce", "intH", "--output", str(tmp_path)]) == 2
     assert "holds a full run that a quick run would overwrite; add --full" in \
         capsys.readouterr().err and not fake.calls
@@ -335,13 +334,13 @@ def test_kernel_log_lines_go_to_the_papers_folder_not_the_terminal(tmp_path, mon
                       nbformat.v4.new_code_cell("print('cell output')")]
     nbformat.write(notebook, notebooks / PAPERS["intH"])
     monkeypatch.setenv("MILAB_NOTEBOOKS", str(notebooks))
-    run = reproduce.run_paper("intH", tmp_path / "out" / "intH", True, 0)
-    assert run.ok, run.error
+    run = notebook_run.run_notebook("intH", tmp_path / "out" / "intH", True, 0)
+    assert run["status"] == "ok", run["error"]
     err = capfd.readouterr().err
     assert "[IPKernelApp]" not in err and "KeyboardInterrupt" not in err, err
-    log = (tmp_path / "out" / "intH" / reproduce.KERNEL_LOG).read_text()
+    log = (tmp_path / "out" / "intH" / KERNEL_LOG).read_text()
     assert "Kernel is running over TCP without encryption" in log  # what used to reach the terminal
-    executed = json.loads(run.notebook.read_text())
+    executed = json.loads((tmp_path / "out" / "intH" / PAPERS["intH"]).read_text())
     assert "".join(executed["cells"][-1]["outputs"][0]["text"]) == "cell output\n"
 
 

@@ -28,6 +28,8 @@ from pathlib import Path
 
 import altair as alt
 
+from milab_widgets.atomic import atomic_path
+
 __all__ = ["THEME_NAME", "PALETTE", "lab_theme", "use_lab_charts", "save_chart"]
 
 THEME_NAME = "milab"
@@ -137,6 +139,7 @@ def save_chart(
     paths = []
     for fmt in formats:
         path = base.with_name(f"{base.name}.{fmt}")
-        chart.save(path, format=fmt, scale_factor=scale_factor)
+        with atomic_path(path) as temporary:
+            chart.save(temporary, format=fmt, scale_factor=scale_factor)
         paths.append(path)
     return paths

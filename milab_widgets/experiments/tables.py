@@ -14,6 +14,7 @@ from typing import Any
 
 import pandas as pd
 
+from milab_widgets.atomic import atomic_path, write_text_atomically
 from milab_widgets.data import load_dataset
 from milab_widgets.exceptions import DatasetUnavailableError
 
@@ -54,16 +55,17 @@ def write_tables(folder, tables: Mapping[str, pd.DataFrame], settings: Mapping[s
     written = []
     for name, table in tables.items():
         path = folder / f"{name}.csv"
-        table.to_csv(path, index=False)
+        with atomic_path(path) as temporary:
+            table.to_csv(temporary, index=False)
         written.append(path)
-    settings_path = folder / "settings.json"
-    settings_path.write_text(pd.Series({**settings, "skipped": dict(skipped)}).to_json(indent=2))
+    settings_path = write_text_atomically(
+        folder / "settings.json", pd.Series({**settings, "skipped": dict(skipped)}).to_json(indent=2))
     return [*written, settings_path, write_skipped(folder, skipped)]
 
 
 def write_skipped(folder, skipped: Mapping[str, str]) -> Path:
     """Write ``skipped.txt`` into ``folder``: one line "skipped NAME: reason" per skipped
     dataset (an empty file when none was); returns its path."""
-    path = Path(folder) / "skipped.txt"
-    path.write_text("".join(f"skipped {name}: {reason}\n" for name, reason in skipped.items()))
-    return path
+    return write_text_atomically(
+        Path(folder) / "skipped.txt",
+        "".join(f"skipped {name}: {reason}\n" for name, reason in skipped.items()))

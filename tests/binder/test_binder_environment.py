@@ -19,7 +19,7 @@ from pathlib import Path
 import nbformat
 import pytest
 
-from milab_widgets.reproduce import PAPERS
+from milab_widgets.papers import PAPERS
 from tests.notebooks.test_notebooks import outputs_of_type
 from tests.packaging.fresh_env import REPO, run
 

@@ -15,7 +15,7 @@ import re
 import papermill
 import pytest
 
-from milab_widgets.reproduce import PAPERS, notebooks_dir
+from milab_widgets.papers import PAPERS, notebooks_dir
 
 #: Per paper, registry datasets its notebook reads that an empty data home lacks (not the
 #: ones skipped whatever the data home holds, such as flare_solar or pascal07).

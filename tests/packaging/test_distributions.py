@@ -14,14 +14,14 @@ from pathlib import Path
 import pytest
 from setuptools import find_packages
 
-from milab_widgets import reproduce
+from milab_widgets import papers
 from milab_widgets.exceptions import MilabError
 from tests.notebooks.test_notebooks import FRESH_INSTALL_MISSING
 from tests.packaging.fresh_env import REPO, run
 
 #: Run in the fresh environment: where milab_widgets and its notebooks are imported from.
 WHERE = ("import json, milab_widgets\n"
-         "from milab_widgets.reproduce import notebooks_dir\n"
+         "from milab_widgets.papers import notebooks_dir\n"
          "print(json.dumps({'package': milab_widgets.__file__, 'notebooks': str(notebooks_dir())}))")
 
 
@@ -36,21 +36,21 @@ def test_the_package_list_names_every_package_of_the_source_tree():
 def test_notebooks_dir_prefers_the_variable_then_the_package_then_the_checkout(
         tmp_path, monkeypatch):
     checkout = tmp_path.resolve() / "checkout"
-    module = checkout / "milab_widgets" / "reproduce.py"
+    module = checkout / "milab_widgets" / "papers.py"
     module.parent.mkdir(parents=True)
-    monkeypatch.setattr(reproduce, "__file__", str(module))
+    monkeypatch.setattr(papers, "__file__", str(module))
     monkeypatch.delenv("MILAB_NOTEBOOKS", raising=False)
     with pytest.raises(MilabError, match="no notebooks folder.*MILAB_NOTEBOOKS"):
-        reproduce.notebooks_dir()
+        papers.notebooks_dir()
     (checkout / "notebooks").mkdir()
-    assert reproduce.notebooks_dir() == checkout / "notebooks"
+    assert papers.notebooks_dir() == checkout / "notebooks"
     (checkout / "milab_widgets" / "notebooks").mkdir()
-    assert reproduce.notebooks_dir() == checkout / "milab_widgets" / "notebooks"
+    assert papers.notebooks_dir() == checkout / "milab_widgets" / "notebooks"
     monkeypatch.setenv("MILAB_NOTEBOOKS", str(checkout / "elsewhere"))
     with pytest.raises(MilabError, match="elsewhere"):
-        reproduce.notebooks_dir()
+        papers.notebooks_dir()
     (checkout / "elsewhere").mkdir()
-    assert reproduce.notebooks_dir() == checkout / "elsewhere"
+    assert papers.notebooks_dir() == checkout / "elsewhere"
 
 
 # -- built distributions (slow) --------------------------------------------------------------
@@ -71,7 +71,7 @@ def test_build_makes_an_sdist_and_a_wheel_that_pass_twine_check(dists, repo_copy
         timeout=300)
     sdist, wheel = dists
     notebooks = {path.name: path.read_bytes() for path in (repo_copy / "notebooks").glob("*.ipynb")}
-    assert {f"{paper}.ipynb" for paper in reproduce.PAPERS} < set(notebooks)
+    assert {f"{paper}.ipynb" for paper in papers.PAPERS} < set(notebooks)
     with zipfile.ZipFile(wheel) as archive:
         shipped = {Path(name).name: archive.read(name) for name in archive.namelist()
                    if Path(name).parent == Path("milab_widgets/notebooks")}

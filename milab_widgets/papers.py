@@ -1,0 +1,78 @@
+"""The papers' registry and the layout of a paper's output folder.
+
+Both the runner (:mod:`milab_widgets.reproduce`) and the report (:mod:`milab_widgets.report`)
+read these; they sit below both, so neither imports the other for them.
+
+A paper's folder, ``<output>/<paper>/``, holds what its notebook wrote (tables, charts,
+``settings.json``, ``verdict.md``), the executed notebook, the kernel's log lines
+(:data:`KERNEL_LOG`) and the runner's record of the run (:data:`RUN_RECORD`: status, error,
+the watchdog's interventions).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Iterable
+from pathlib import Path
+
+from milab_widgets.exceptions import InputError, MilabError
+
+#: Paper short name -> notebook file name, in the order `milab reproduce` runs them.
+PAPERS = {"intH": "intH.ipynb", "CDVSE": "CDVSE.ipynb", "MFSEF": "MFSEF.ipynb",
+          "LSkMDDM": "LSkMDDM.ipynb", "TwoViewMIC": "TwoViewMIC.ipynb"}
+
+#: The file in each paper's folder that receives its kernel's log lines.
+KERNEL_LOG = "kernel.log"
+
+#: The runner's record of a paper's run (JSON), written atomically when the run ends.
+RUN_RECORD = "run.json"
+
+
+def notebooks_dir() -> Path:
+    """The papers' notebooks folder: $MILAB_NOTEBOOKS if set, else the installed package's
+    (a wheel ships notebooks/ as milab_widgets/notebooks), else the source checkout's."""
+    package = Path(__file__).resolve().parent
+    if "MILAB_NOTEBOOKS" in os.environ:
+        candidates = [Path(os.environ["MILAB_NOTEBOOKS"])]
+    else:
+        candidates = [package / "notebooks", package.parent / "notebooks"]
+    for folder in candidates:
+        if folder.is_dir():
+            return folder
+    raise MilabError(
+        f"no notebooks folder at {' or '.join(map(str, candidates))}; reinstall milab-widgets "
+        "(its wheel ships them), install a source checkout (pip install -e .), or set "
+        "MILAB_NOTEBOOKS to the folder holding the notebooks."
+    )
+
+
+def paper_names(names: Iterable[str]) -> list[str]:
+    """``names`` as PAPERS spells them (matched case-insensitively), in PAPERS order."""
+    spelled = {paper.lower(): paper for paper in PAPERS}
+    unknown = [name for name in names if name.lower() not in spelled]
+    if unknown:
+        raise InputError(f"unknown paper(s) {', '.join(unknown)}; choose from "
+                         f"{', '.join(PAPERS)} (any case), or --all.")
+    wanted = {spelled[name.lower()] for name in names}
+    return [paper for paper in PAPERS if paper in wanted]
+
+
+def read_json(path: Path) -> dict:
+    """A JSON object file, or {} when it is missing or unreadable (a run killed before it
+    wrote the file completely leaves no half record: records are written atomically)."""
+    try:
+        return json.loads(path.read_text())
+    except (OSError, ValueError):
+        return {}
+
+
+def read_settings(folder: Path) -> dict:
+    """The settings a paper's notebook ran with (``settings.json``: mode, seed, skipped
+    datasets), or {} when it wrote none."""
+    return read_json(Path(folder) / "settings.json")
+
+
+def read_run_record(folder: Path) -> dict:
+    """The runner's record of the paper's last run (:data:`RUN_RECORD`), or {}."""
+    return read_json(Path(folder) / RUN_RECORD)
