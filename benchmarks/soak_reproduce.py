@@ -193,7 +193,8 @@ def record_stall(watched: Watched, kernel_pid: int, folder: Path) -> dict:
     # the client side), or was it never sent?  (Read while the owner thread sleeps in epoll.)
     for channel in ("shell", "iopub"):
         socket = getattr(client.kc, f"{channel}_channel").socket
-        evidence[f"client_{channel}_socket_readable"] = bool(
+        evidence[f"client_{channel}"] = watched_by_loop(socket)
+        evidence[f"client_{channel}"]["readable"] = bool(
             socket.getsockopt(zmq.EVENTS) & zmq.POLLIN)
     evidence["second_client"] = ask_kernel_info(client.km.connection_file)
     time.sleep(15)
@@ -203,6 +204,26 @@ def record_stall(watched: Watched, kernel_pid: int, folder: Path) -> dict:
         os.kill(kernel_pid, 9)
     print(f"STALL {json.dumps(evidence)}", flush=True)
     return evidence
+
+
+def watched_by_loop(socket) -> dict:
+    """Whether the socket's file descriptor is registered with its event loop (asyncio's
+    table) and in that loop's epoll interest list (/proc/self/fdinfo of the epoll fd): a
+    socket missing from either can never wake its waiter."""
+    import zmq
+
+    fd = socket.getsockopt(zmq.FD)
+    loop = getattr(socket, "_current_loop", None)
+    selector = getattr(loop, "_selector", None)
+    if selector is None:
+        return {"fd": fd, "loop": repr(loop)}
+    epoll_fd = selector._selector.fileno()
+    interest = [int(line.split()[1]) for line in
+                Path(f"/proc/self/fdinfo/{epoll_fd}").read_text().splitlines()
+                if line.startswith("tfd:")]
+    return {"fd": fd, "in_asyncio_table": fd in selector._fd_to_key,
+            "asyncio_table": sorted(selector._fd_to_key), "in_epoll_interest_list": fd in interest,
+            "epoll_interest_list": sorted(interest)}
 
 
 def ask_kernel_info(connection_file: str) -> str:

@@ -43,7 +43,7 @@ from milab_widgets.markup import (
     to_html,
     to_markdown,
 )
-from milab_widgets.papers import PAPERS, read_run_record, read_settings
+from milab_widgets.papers import PAPERS, read_json, read_run_record, read_settings
 
 TITLE = "milab-widgets: reproduction report"
 
@@ -168,9 +168,9 @@ def read_result(output: Path, paper: str, error: str | None = None) -> PaperResu
 def read_notebook(path: Path) -> dict:
     """From an executed notebook: its title (first heading), the papermill duration and the
     first error output as ``"ename: evalue (In [n])"``."""
-    notebook = json.loads(path.read_text())
-    found = {"seconds": notebook["metadata"].get("papermill", {}).get("duration")}
-    for cell in notebook["cells"]:
+    notebook = read_json(path)  # {} for a notebook left half written (a full disk)
+    found = {"seconds": notebook.get("metadata", {}).get("papermill", {}).get("duration")}
+    for cell in notebook.get("cells", []):
         source = "".join(cell["source"])
         if cell["cell_type"] == "markdown" and source.startswith("# ") and "title" not in found:
             found["title"] = source.splitlines()[0][2:].strip()
