@@ -9,12 +9,20 @@ never recomputes an instance distance.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from numbers import Real
+
 import numpy as np
+from sklearn.utils._param_validation import Interval, StrOptions, validate_params
 
 from milab_widgets.core.hausdorff import hausdorff_matrices
 from milab_widgets.data.bags import BagDataset
 from milab_widgets.exceptions import InputError
-from milab_widgets.mil.validation import check_bags, check_same_features
+from milab_widgets.mil.validation import (
+    check_bags,
+    check_distance_matrix,
+    check_same_features,
+)
 
 #: Distances computed from instances by :func:`bag_distances`.
 BASE_KINDS = ("min", "max", "average")
@@ -32,6 +40,9 @@ METRIC_INPUTS = {
 PRECISIONS = {"float64": np.float64, "float32": np.float32}
 
 
+@validate_params({"X": "no_validation", "Y": "no_validation", "kinds": [str, "array-like"],
+                  "precision": [StrOptions(set(PRECISIONS))]},
+                 prefer_skip_nested_validation=True)
 def bag_distances(X: BagDataset, Y: BagDataset | None = None, kinds=BASE_KINDS,
                   precision: str = "float64") -> dict:
     """Minimal, maximal and average Hausdorff distances between the bags of X and Y.
@@ -70,8 +81,6 @@ def bag_distances(X: BagDataset, Y: BagDataset | None = None, kinds=BASE_KINDS,
     (51.0, 2.0)
     """
     kinds = _check_kinds(kinds)
-    if precision not in PRECISIONS:
-        raise InputError(f"precision={precision!r} is not one of {list(PRECISIONS)}.")
     dtype = PRECISIONS[precision]
     X = check_bags(X, "X")
     if Y is None:
@@ -84,13 +93,20 @@ def bag_distances(X: BagDataset, Y: BagDataset | None = None, kinds=BASE_KINDS,
     return {kind: by_kind[kind] for kind in kinds}
 
 
+@validate_params({"d_min": ["array-like"], "d_max": ["array-like"],
+                  "alpha": [Interval(Real, 0, 1, closed="both")]},
+                 prefer_skip_nested_validation=True)
 def integrated_distance(d_min, d_max, alpha: float) -> np.ndarray:
-    """d_intH = alpha * d_minH + (1 - alpha) * d_maxH, 0 <= alpha <= 1 (the intH paper eq. 5)."""
-    if not 0.0 <= alpha <= 1.0:
-        raise InputError(f"alpha must lie in [0, 1], got {alpha!r}.")
-    return alpha * np.asarray(d_min) + (1.0 - alpha) * np.asarray(d_max)
+    """d_intH = alpha * d_minH + (1 - alpha) * d_maxH, 0 <= alpha <= 1 (the intH paper eq. 5).
+
+    ``d_min`` and ``d_max`` are finite, non-negative matrices of the same shape.
+    """
+    d_min, d_max = _checked_pair(d_min, d_max)
+    return alpha * d_min + (1.0 - alpha) * d_max
 
 
+@validate_params({"d_min": ["array-like"], "d_max": ["array-like"], "labels": ["array-like"]},
+                 prefer_skip_nested_validation=True)
 def adapted_distance(d_min, d_max, labels) -> np.ndarray:
     """Adapted Hausdorff distance, keyed on the label of the labelled bag of each pair.
 
@@ -106,16 +122,35 @@ def adapted_distance(d_min, d_max, labels) -> np.ndarray:
     the labelled bags: for a query x train matrix, the training bag decides; for the
     train x train matrix that Citation-KNN ranks citers with, pass it transposed so that
     each training bag's own label decides the distances to its candidate neighbours.
+    ``labels`` must be 0/1 (or False/True): any other value is refused, not read as negative.
     """
+    d_min, d_max = _checked_pair(d_min, d_max)
     labels = np.asarray(labels)
-    d_min, d_max = np.asarray(d_min), np.asarray(d_max)
     if labels.shape != (d_min.shape[1],):
         raise InputError(
             f"labels has shape {labels.shape}; pass one label per column bag ({d_min.shape[1]})."
         )
+    if labels.dtype.kind not in "biuf" or not np.isin(labels, (0, 1)).all():
+        values = np.unique(labels.astype(str) if labels.dtype.kind not in "biuf" else labels)
+        raise InputError(f"labels must be 0 (negative) or 1 (positive) bag labels; got values "
+                         f"{values[:6].tolist()}.")
     return np.where(labels[np.newaxis, :] == 1, d_min, d_max)
 
 
+def _checked_pair(d_min, d_max) -> tuple[np.ndarray, np.ndarray]:
+    """Two finite, non-negative 2-D distance matrices of the same shape (no broadcasting)."""
+    shape = np.shape(d_min)
+    if len(shape) != 2 or np.shape(d_max) != shape:
+        raise InputError(f"d_min has shape {shape} and d_max {np.shape(d_max)}; pass two "
+                         "distance matrices of the same 2-D shape (query x train bags).")
+    return (check_distance_matrix(d_min, shape[0], shape[1], "d_min"),
+            check_distance_matrix(d_max, shape[0], shape[1], "d_max"))
+
+
+@validate_params({"matrices": [Mapping], "metric": [StrOptions(set(METRIC_INPUTS))],
+                  "alpha": [Interval(Real, 0, 1, closed="both"), None],
+                  "labels": ["array-like", None]},
+                 prefer_skip_nested_validation=True)
 def metric_distance(matrices, metric: str, *, alpha: float | None = None, labels=None):
     """One metric's bag-distance matrix from the base matrices of :func:`bag_distances`.
 
@@ -129,8 +164,10 @@ def metric_distance(matrices, metric: str, *, alpha: float | None = None, labels
     labels : (n_cols,) array
         The column bags' labels, for "adapted" (see :func:`adapted_distance`).
     """
-    if metric not in METRIC_INPUTS:
-        raise InputError(f"metric={metric!r} is not one of {list(METRIC_INPUTS)}.")
+    missing = [kind for kind in METRIC_INPUTS[metric] if kind not in matrices]
+    if missing:
+        raise InputError(f"matrices lacks {missing}; metric={metric!r} needs "
+                         f"{list(METRIC_INPUTS[metric])} (compute them with bag_distances).")
     if metric == "integrated":
         if alpha is None:
             raise InputError("the integrated distance needs alpha (tune it with tune_alpha_nca).")
@@ -139,7 +176,9 @@ def metric_distance(matrices, metric: str, *, alpha: float | None = None, labels
         if labels is None:
             raise InputError("the adapted distance needs the column bags' labels.")
         return adapted_distance(matrices["min"], matrices["max"], labels)
-    return np.asarray(matrices[metric])
+    matrix = matrices[metric]
+    return check_distance_matrix(matrix, np.shape(matrix)[0], np.shape(matrix)[-1],
+                                 f"matrices[{metric!r}]")
 
 
 def _check_kinds(kinds) -> tuple:

@@ -14,27 +14,42 @@ Numerical Recipes, 3rd ed., §10.2), optionally after a coarse grid.
 from __future__ import annotations
 
 from collections.abc import Callable
+from numbers import Integral, Real
+import warnings
 
 import numpy as np
+from sklearn.exceptions import ConvergenceWarning
+from sklearn.utils._param_validation import Interval, validate_params
 
 from milab_widgets.core.nca import nca_objective_mixed
 from milab_widgets.exceptions import InputError
-from milab_widgets.mil.validation import check_positive_float
+from milab_widgets.mil.validation import check_class_labels, check_distance_matrix
 
 #: (sqrt(5) - 1) / 2: the fraction of the bracket kept at each golden-section step.
 GOLDEN = (np.sqrt(5.0) - 1.0) / 2.0
 
+#: Declared argument constraints shared by the NCA functions (scikit-learn's ``validate_params``).
+_POSITIVE = Interval(Real, 0, None, closed="neither")
+_PROBLEM = {"d_min": ["array-like"], "d_max": ["array-like"], "y": ["array-like"],
+            "sigma": [_POSITIVE]}
 
+
+@validate_params({"distances": ["array-like"], "y": ["array-like"], "sigma": [_POSITIVE]},
+                 prefer_skip_nested_validation=True)
 def nca_objective(distances, y, sigma: float) -> float:
     """f = sum_i sum_{j != i, y_j = y_i} p_ij for one bag-distance matrix (the paper's eq. 7).
 
     p_ij is computed with the log-sum-exp shift, so raw distances in the hundreds with
-    sigma = 0.1 neither underflow nor divide 0 by 0.
+    sigma = 0.1 neither underflow nor divide 0 by 0. ``distances`` must be finite and
+    non-negative, ``y`` one class label per bag, ``sigma`` > 0.
     """
-    distances, labels = _checked_problem(distances, distances, y)
+    labels = check_class_labels(y, "y")
+    distances = _checked_matrix(distances, len(labels), "distances")
     return float(nca_objective_mixed(distances, distances, 1.0, labels, float(sigma)))
 
 
+@validate_params({**_PROBLEM, "alpha": [Interval(Real, 0, 1, closed="both")]},
+                 prefer_skip_nested_validation=True)
 def nca_alpha_objective(d_min, d_max, y, sigma: float, alpha: float) -> float:
     """f(alpha): the NCA objective of d_intH = alpha d_minH + (1 - alpha) d_maxH."""
     return _alpha_objective(d_min, d_max, y, sigma)(alpha)
@@ -42,8 +57,9 @@ def nca_alpha_objective(d_min, d_max, y, sigma: float, alpha: float) -> float:
 
 def _alpha_objective(d_min, d_max, y, sigma: float) -> Callable[[float], float]:
     """alpha -> f(alpha), the inputs validated once (a search calls it ~30 times)."""
-    d_min, labels = _checked_problem(d_min, d_max, y)
-    d_max = np.ascontiguousarray(d_max, dtype=np.float64)
+    labels = check_class_labels(y, "y")
+    d_min = _checked_matrix(d_min, len(labels), "d_min")
+    d_max = _checked_matrix(d_max, len(labels), "d_max")
     sigma = float(sigma)
 
     def objective(alpha: float) -> float:
@@ -54,50 +70,85 @@ def _alpha_objective(d_min, d_max, y, sigma: float) -> Callable[[float], float]:
     return objective
 
 
-def _checked_problem(d_min, d_max, y):
-    d_min = np.ascontiguousarray(d_min, dtype=np.float64)
-    labels = np.ascontiguousarray(y, dtype=np.int64)
-    n = len(labels)
-    if d_min.shape != (n, n) or np.shape(d_max) != (n, n):
-        raise InputError(
-            f"distance matrices of shape {d_min.shape} and {np.shape(d_max)} do not match "
-            f"{n} labels; pass square train x train matrices, one label per bag."
-        )
+def _checked_matrix(matrix, n: int, name: str) -> np.ndarray:
+    """A finite, non-negative n x n distance matrix (n >= 2 bags), C-contiguous float64."""
     if n < 2:
-        raise InputError("the NCA objective needs at least two bags.")
-    return d_min, labels
+        raise InputError("the NCA objective needs at least two bags; y holds "
+                         f"{n} label{'s' if n != 1 else ''}.")
+    if np.shape(matrix) != (n, n):
+        raise InputError(
+            f"{name} of shape {np.shape(matrix)} does not match the {n} labels of y; pass "
+            "square train x train distance matrices, one label per bag."
+        )
+    return np.ascontiguousarray(check_distance_matrix(matrix, n, n, name))
 
 
+@validate_params(
+    {"func": [callable], "low": [Interval(Real, None, None, closed="neither")],
+     "high": [Interval(Real, None, None, closed="neither")], "tol": [_POSITIVE],
+     "max_iter": [Interval(Integral, 1, None, closed="left")]},
+    prefer_skip_nested_validation=True)
 def golden_section_maximize(
-    func: Callable[[float], float], low: float, high: float, tol: float = 1e-4
+    func: Callable[[float], float], low: float, high: float, tol: float = 1e-4,
+    max_iter: int = 200,
 ) -> tuple[float, float, int]:
     """Maximise a function of one variable on [low, high] by golden-section search.
 
     Keeps two interior points splitting the bracket in the golden ratio and drops the part
-    beyond the worse one, until the bracket is shorter than ``tol``; returns the bracket's
-    midpoint, the function there, and the number of evaluations. Finds the maximum of a
-    unimodal function; for any other function, a local maximum.
+    beyond the worse one, until the bracket is shorter than ``tol`` (> 0) or after
+    ``max_iter`` steps (a ConvergenceWarning then says so: 200 steps shrink the bracket by
+    0.618^200 ~ 1e-42, so only a ``tol`` below the floating-point spacing of the bracket
+    reaches the cap); returns the bracket's midpoint, the function there, and the number of
+    evaluations. Finds the maximum of a unimodal function; for any other function, a local
+    maximum. ``func`` must return a real number; NaN is refused (InputError).
     """
     if not high > low:
         raise InputError(f"golden_section_maximize needs low < high, got [{low}, {high}].")
+    value = _checked_value(func)
     inner_low = high - GOLDEN * (high - low)
     inner_high = low + GOLDEN * (high - low)
-    f_low, f_high = func(inner_low), func(inner_high)
+    f_low, f_high = value(inner_low), value(inner_high)
     evaluations = 2
-    while high - low > tol:
+    for _ in range(max_iter):
+        if not high - low > tol:
+            break
         if f_low >= f_high:  # the maximum lies in [low, inner_high]
             high, inner_high, f_high = inner_high, inner_low, f_low
             inner_low = high - GOLDEN * (high - low)
-            f_low = func(inner_low)
+            f_low = value(inner_low)
         else:  # the maximum lies in [inner_low, high]
             low, inner_low, f_low = inner_low, inner_high, f_high
             inner_high = low + GOLDEN * (high - low)
-            f_high = func(inner_high)
+            f_high = value(inner_high)
         evaluations += 1
+    else:
+        if high - low > tol:
+            warnings.warn(f"golden_section_maximize stopped after max_iter={max_iter} steps "
+                          f"with a bracket of {high - low:.3g} > tol={tol}; raise tol (the "
+                          "bracket cannot shrink below the floating-point spacing).",
+                          ConvergenceWarning, stacklevel=3)
     middle = 0.5 * (low + high)
-    return middle, func(middle), evaluations + 1
+    return middle, value(middle), evaluations + 1
 
 
+def _checked_value(func: Callable[[float], float]) -> Callable[[float], float]:
+    """``func`` returning floats, refusing NaN (a NaN compares false and would steer the
+    search to the upper end of the bracket)."""
+
+    def value(x: float) -> float:
+        result = float(func(x))
+        if np.isnan(result):
+            raise InputError(f"func returned NaN at {x:.6g}; golden_section_maximize needs an "
+                             "objective that is a number at every point of [low, high].")
+        return result
+
+    return value
+
+
+@validate_params(
+    {**_PROBLEM, "grid": [Interval(Integral, 2, None, closed="left"), None],
+     "tol": [_POSITIVE]},
+    prefer_skip_nested_validation=True)
 def tune_alpha_nca(
     d_min, d_max, y, sigma: float, *, grid: int | None = 11, tol: float = 1e-4
 ) -> tuple[float, float]:
@@ -116,20 +167,17 @@ def tune_alpha_nca(
         that many evenly spaced alphas first (endpoints included) and refines by golden-section
         search between the best grid point's neighbours; f need not be unimodal, and the grid
         keeps the search from settling on a worse local maximum. Default 11 (step 0.1).
-    tol : float
-        Golden-section search stops when the bracket is shorter than this.
+    tol : float > 0
+        Golden-section search stops when the bracket is shorter than this (or after
+        :func:`golden_section_maximize`'s iteration cap).
     """
-    sigma = check_positive_float(sigma, "sigma")
-    y = np.asarray(y)
-    if len(np.unique(y)) < 2:
+    if len(np.unique(check_class_labels(y, "y"))) < 2:
         raise InputError("tune_alpha_nca needs bags of both classes in y.")
 
     objective = _alpha_objective(d_min, d_max, y, sigma)
     if grid is None:
         alpha, value, _ = golden_section_maximize(objective, 0.0, 1.0, tol)
         return float(alpha), value
-    if grid < 2:
-        raise InputError(f"grid must be None or at least 2 points, got {grid}.")
     alphas = np.linspace(0.0, 1.0, grid)
     values = np.array([objective(a) for a in alphas])
     best = int(np.argmax(values))
@@ -140,6 +188,7 @@ def tune_alpha_nca(
     return float(alpha), value
 
 
+@validate_params({**_PROBLEM, "alphas": ["array-like"]}, prefer_skip_nested_validation=True)
 def nca_alpha_curve(d_min, d_max, y, sigma: float, alphas) -> np.ndarray:
     """f(alpha) at each of ``alphas`` (for plotting the objective the search climbs)."""
     objective = _alpha_objective(d_min, d_max, y, sigma)

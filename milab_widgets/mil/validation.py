@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 import numpy as np
+from sklearn.utils.multiclass import type_of_target
 
 from milab_widgets.data.bags import BagDataset
 from milab_widgets.exceptions import InputError
@@ -46,9 +47,28 @@ def check_binary_labels(y, n_bags: int) -> np.ndarray:
     return labels.astype(np.int64)
 
 
+def check_class_labels(y, name: str = "y") -> np.ndarray:
+    """Class labels (integers, strings or integral floats; 1-D, no NaN) as int64 codes
+    0..k-1, equal codes for equal labels. Continuous values such as 0.5 are refused rather
+    than truncated."""
+    labels = np.asarray(y)
+    if labels.ndim != 1:
+        raise InputError(f"{name} has shape {labels.shape}; pass one class label per bag (1-D).")
+    if labels.size and type_of_target(labels, input_name=name).startswith("continuous"):
+        raise InputError(f"{name} holds continuous values such as {labels.ravel()[0]}; pass class "
+                         "labels (integers or strings), one per bag.")
+    return np.unique(labels, return_inverse=True)[1].astype(np.int64).ravel()
+
+
 def check_distance_matrix(matrix, n_rows: int | None, n_cols: int, what: str) -> np.ndarray:
-    """A finite, non-negative float matrix of the expected shape."""
-    matrix = np.asarray(matrix, dtype=np.float64)
+    """A finite, non-negative real float matrix of the expected shape."""
+    if np.iscomplexobj(matrix):
+        raise InputError(f"{what} holds complex numbers; pass real distances.")
+    try:
+        matrix = np.asarray(matrix, dtype=np.float64)
+    except (TypeError, ValueError):
+        raise InputError(f"{what} must be a numeric matrix of distances, got "
+                         f"{type(matrix).__name__} that does not convert to floats.") from None
     expected = (n_rows if n_rows is not None else matrix.shape[0], n_cols)
     if matrix.ndim != 2 or matrix.shape != expected:
         raise InputError(

@@ -91,9 +91,9 @@ def test_tune_alpha_bad_inputs(problem):
     d_min, d_max, y = problem
     with pytest.raises(InputError, match="both classes"):
         tune_alpha_nca(d_min, d_max, np.zeros_like(y), 1.0)
-    with pytest.raises(InputError, match="sigma"):
+    with pytest.raises(ValueError, match="'sigma' parameter of tune_alpha_nca"):
         tune_alpha_nca(d_min, d_max, y, -1.0)
-    with pytest.raises(InputError, match="do not match"):
+    with pytest.raises(InputError, match="does not match"):
         tune_alpha_nca(d_min[:3, :3], d_max, y, 1.0)
 
 
