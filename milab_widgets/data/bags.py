@@ -13,6 +13,10 @@ import numpy as np
 
 from milab_widgets.exceptions import InputError
 
+#: Largest |instance value| accepted. Squared distances sum d terms up to (2 x bound)^2, so
+#: below 1.8e308 / (4 d 1e300) ~ 4e7 features they cannot overflow (a value of ~1e154 would).
+MAX_ABS_INSTANCE = 1e150
+
 
 class BagDataset:
     """Bags of instances with one integer label per bag.
@@ -56,7 +60,7 @@ class BagDataset:
     @classmethod
     def from_bags(cls, bags: Sequence, labels=None, name: str = "") -> BagDataset:
         """Build from a list of 2-D arrays (one per bag, rows = instances)."""
-        arrays = [np.asarray(bag, dtype=np.float64) for bag in bags]
+        arrays = [_real_array(bag, f"bag {i}") for i, bag in enumerate(bags)]
         if not arrays:
             raise InputError("from_bags got no bags; pass a non-empty list of 2-D arrays.")
         for i, bag in enumerate(arrays):
@@ -152,19 +156,39 @@ def _concatenated_ranges(starts: np.ndarray, stops: np.ndarray) -> np.ndarray:
     return np.arange(lengths.sum()) + shifts
 
 
+def _real_array(values, name: str) -> np.ndarray:
+    """``values`` as float64, refusing complex numbers (numpy would drop the imaginary part)
+    and anything else that is not numeric, naming ``name``."""
+    if np.iscomplexobj(values):
+        raise InputError(f"{name} holds complex numbers; pass real instance values.")
+    try:
+        return np.asarray(values, dtype=np.float64)
+    except (TypeError, ValueError):
+        raise InputError(f"{name} must hold numbers (instances x features); it does not convert "
+                         "to floats (a sparse matrix? pass bag.toarray()).") from None
+
+
 def _as_instance_matrix(instances) -> np.ndarray:
-    matrix = np.ascontiguousarray(instances, dtype=np.float64)
+    matrix = np.ascontiguousarray(_real_array(instances, "instances"))
     if matrix.ndim != 2:
         raise InputError(
             f"instances must be a 2-D array (instances x features), got {matrix.ndim}-D."
         )
-    if not np.isfinite(matrix).all():
-        rows = np.unique(np.nonzero(~np.isfinite(matrix))[0])
-        raise InputError(
-            f"instances contain NaN or infinity (rows {rows[:5].tolist()}"
-            f"{'...' if len(rows) > 5 else ''}); impute or drop those values first."
-        )
+    check_instance_values(matrix, "instances")
     return matrix
+
+
+def check_instance_values(matrix: np.ndarray, name: str) -> None:
+    """Refuse NaN, infinity and values beyond :data:`MAX_ABS_INSTANCE` (whose squared
+    distances overflow), naming ``name`` and the rows."""
+    bad = ~(np.abs(matrix) <= MAX_ABS_INSTANCE)  # NaN compares false
+    if bad.any():
+        rows = np.unique(np.nonzero(bad)[0])
+        raise InputError(
+            f"{name} contain NaN, infinity or values beyond +-{MAX_ABS_INSTANCE:g} (rows "
+            f"{rows[:5].tolist()}{'...' if len(rows) > 5 else ''}), whose squared distances "
+            "would overflow; impute, drop or rescale those values first."
+        )
 
 
 def _as_offsets(offsets, n_instances: int) -> np.ndarray:

@@ -22,29 +22,28 @@ bags to their medoids, so the loop ends.
 from __future__ import annotations
 
 from collections.abc import Mapping
+from numbers import Integral, Real
 
 import numpy as np
-from sklearn.base import BaseEstimator, ClusterMixin
+from sklearn.base import BaseEstimator, ClusterMixin, _fit_context
 from sklearn.utils import check_random_state
+from sklearn.utils._param_validation import Interval, StrOptions, validate_params
 
 from milab_widgets.core.kmedoids import alternate_medoids
 from milab_widgets.data.bags import BagDataset
 from milab_widgets.exceptions import InputError
 from milab_widgets.mil.distances import METRIC_INPUTS, bag_distances, metric_distance
 from milab_widgets.mil.nca import tune_alpha_nca
-from milab_widgets.mil.validation import (
-    check_choice,
-    check_distance_matrix,
-    check_positive_float,
-    check_positive_int,
-    check_precomputed,
-)
+from milab_widgets.mil.validation import check_distance_matrix, check_precomputed
 
 __all__ = ["BAMIC", "k_medoids"]
 
 METRICS = ("min", "max", "average", "integrated")
 
 
+@validate_params({"distances": ["array-like"], "medoids": ["array-like"],
+                  "max_iter": [Interval(Integral, 1, None, closed="left")]},
+                 prefer_skip_nested_validation=True)
 def k_medoids(distances: np.ndarray, medoids, max_iter: int = 100):
     """Alternating k-medoids from the given initial medoids (module docstring; the loop is
     :func:`milab_widgets.core.kmedoids.alternate_medoids`).
@@ -97,6 +96,16 @@ class BAMIC(ClusterMixin, BaseEstimator):
     ([0, 0, 1, 1], [0, 2])
     """
 
+    _parameter_constraints: dict = {
+        "n_clusters": [Interval(Integral, 1, None, closed="left")],
+        "metric": [StrOptions(set(METRICS))],
+        "sigma": [Interval(Real, 0, None, closed="neither"), None],
+        "n_init": [Interval(Integral, 1, None, closed="left")],
+        "max_iter": [Interval(Integral, 1, None, closed="left")],
+        "init": [StrOptions({"random"}), "array-like"],
+        "random_state": ["random_state"],
+    }
+
     def __init__(self, n_clusters: int, metric: str = "average", sigma: float | None = None,
                  n_init: int = 1, max_iter: int = 100, init="random", random_state=None):
         self.n_clusters = n_clusters
@@ -107,6 +116,7 @@ class BAMIC(ClusterMixin, BaseEstimator):
         self.init = init
         self.random_state = random_state
 
+    @_fit_context(prefer_skip_nested_validation=True)
     def fit(self, X, y_partial=None):
         """Cluster bags.
 
@@ -115,27 +125,24 @@ class BAMIC(ClusterMixin, BaseEstimator):
         distance matrix (used as it is; not for "integrated", which needs min and max).
         ``y_partial`` (-1 = unlabelled) is used only by "integrated", to tune alpha.
         """
-        check_choice(self.metric, METRICS, "metric")
-        n_clusters = check_positive_int(self.n_clusters, "n_clusters")
         distances = self._distance_matrix(X, y_partial)
         n = len(distances)
-        if n_clusters > n:
-            raise InputError(f"n_clusters={n_clusters} exceeds the {n} bags.")
+        if self.n_clusters > n:
+            raise InputError(f"n_clusters={self.n_clusters} exceeds the {n} bags.")
         best = None
         for start in self._initial_medoids(n):
-            result = k_medoids(distances, start, check_positive_int(self.max_iter, "max_iter"))
+            result = k_medoids(distances, start, self.max_iter)
             if best is None or result[2] < best[2]:
                 best = result
         self.medoids_, self.labels_, self.inertia_, self.n_iter_ = best
         return self
 
     def _initial_medoids(self, n: int) -> list[np.ndarray]:
-        n_init = check_positive_int(self.n_init, "n_init")
         if isinstance(self.init, str) and self.init == "random":
             rng = check_random_state(self.random_state)
-            return [rng.choice(n, self.n_clusters, replace=False) for _ in range(n_init)]
+            return [rng.choice(n, self.n_clusters, replace=False) for _ in range(self.n_init)]
         medoids = np.asarray(self.init)
-        if (n_init != 1 or medoids.shape != (self.n_clusters,)
+        if (self.n_init != 1 or medoids.shape != (self.n_clusters,)
                 or not np.issubdtype(medoids.dtype, np.integer)
                 or len(np.unique(medoids)) != self.n_clusters or medoids.min() < 0
                 or medoids.max() >= n):
@@ -151,7 +158,8 @@ class BAMIC(ClusterMixin, BaseEstimator):
             matrices = bag_distances(X, kinds=kinds)
         elif isinstance(X, Mapping):
             n = len(np.asarray(next(iter(X.values()), [])))
-            matrices = check_precomputed(X, kinds, n, n)
+            matrices = {kind: _symmetric(matrix, kind)
+                        for kind, matrix in check_precomputed(X, kinds, n, n).items()}
         elif self.metric == "integrated":
             raise InputError(
                 "metric='integrated' needs the minimal and maximal distances: pass a "
@@ -173,13 +181,16 @@ class BAMIC(ClusterMixin, BaseEstimator):
         if y.shape != (len(d_min),):
             raise InputError(f"y_partial has shape {y.shape}; pass one entry per bag "
                              f"({len(d_min)}), -1 for the unlabelled ones.")
+        if y.dtype.kind not in "biuf" or not np.array_equal(y, np.round(y)):
+            raise InputError(f"y_partial must hold integer class labels, -1 for the unlabelled "
+                             f"bags; got {y.dtype} values such as {y[:3].tolist()}.")
         labelled = np.flatnonzero(y != -1)
         if len(np.unique(y[labelled])) < 2:
             raise InputError("tuning alpha needs labelled bags of at least two classes in "
                              "y_partial.")
         block = np.ix_(labelled, labelled)
         sigma = (_neighbour_scale(d_min[block], d_max[block]) if self.sigma is None
-                 else check_positive_float(self.sigma, "sigma"))
+                 else float(self.sigma))
         alpha, _ = tune_alpha_nca(d_min[block], d_max[block], y[labelled], sigma)
         return alpha
 
@@ -194,7 +205,16 @@ def _square_matrix(X) -> np.ndarray:
             f"X must be a BagDataset, a mapping of distance matrices or one square distance "
             f"matrix; got {type(X).__name__}."
         )
-    return check_distance_matrix(matrix, len(matrix), len(matrix), "the distance matrix")
+    return _symmetric(check_distance_matrix(matrix, len(matrix), len(matrix),
+                                            "the distance matrix"), "distance")
+
+
+def _symmetric(matrix: np.ndarray, kind: str) -> np.ndarray:
+    """``matrix`` if symmetric (to rounding): k-medoids clusters by d(i, j) = d(j, i)."""
+    if not np.allclose(matrix, matrix.T, rtol=1e-10, atol=1e-12 * matrix.max(initial=0.0)):
+        raise InputError(f"the {kind!r} matrix is not symmetric; pass bag-to-bag distances "
+                         "with D[i, j] = D[j, i] (as bag_distances(bags) gives).")
+    return matrix
 
 
 def _neighbour_scale(d_min: np.ndarray, d_max: np.ndarray) -> float:

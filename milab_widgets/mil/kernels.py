@@ -35,15 +35,18 @@ friends over the BagDataset offsets): no Python loop over bags.
 
 from __future__ import annotations
 
+from numbers import Integral
+
 import numpy as np
-from sklearn.base import BaseEstimator, TransformerMixin
+from sklearn.base import BaseEstimator, TransformerMixin, _fit_context
 from sklearn.metrics.pairwise import polynomial_kernel
 from sklearn.preprocessing import MinMaxScaler, StandardScaler
+from sklearn.utils._param_validation import Interval, StrOptions, validate_params
 from sklearn.utils.validation import check_is_fitted
 
 from milab_widgets.data.bags import BagDataset
 from milab_widgets.exceptions import InputError
-from milab_widgets.mil.validation import check_bags, check_choice, check_positive_int
+from milab_widgets.mil.validation import check_bags
 
 __all__ = ["KERNELS", "MinimaxKernel", "MixtureModelKernel", "bag_kernel_factors",
            "bag_kernel_matrices", "check_views"]
@@ -51,6 +54,7 @@ __all__ = ["KERNELS", "MinimaxKernel", "MixtureModelKernel", "bag_kernel_factors
 #: Kernel names accepted by :func:`bag_kernel_matrices` and TwoViewMIClustering.
 KERNELS = ("mixture", "minimax")
 COVARIANCE_TYPES = ("full", "tied", "diag", "spherical")
+_AT_LEAST_ONE = Interval(Integral, 1, None, closed="left")
 
 
 class _BagKernel(TransformerMixin, BaseEstimator):
@@ -114,6 +118,15 @@ class MixtureModelKernel(_BagKernel):
     [2.0, 1.0, 2.0]
     """
 
+    _parameter_constraints: dict = {
+        "n_components": [_AT_LEAST_ONE],
+        "covariance_type": [StrOptions(set(COVARIANCE_TYPES))],
+        "standardize": ["boolean"],
+        "max_iter": [_AT_LEAST_ONE],
+        "random_state": ["random_state"],
+        "normalize": ["boolean"],
+    }
+
     def __init__(self, n_components: int = 100, covariance_type: str = "diag",
                  standardize: bool = True, max_iter: int = 100, random_state=None,
                  normalize: bool = True):
@@ -124,22 +137,20 @@ class MixtureModelKernel(_BagKernel):
         self.random_state = random_state
         self.normalize = normalize
 
+    @_fit_context(prefer_skip_nested_validation=True)
     def fit(self, bags, y=None):
         """Fit the mixture on every instance of ``bags`` (``y`` is ignored)."""
         bags = check_bags(bags)
-        n_components = check_positive_int(self.n_components, "n_components")
-        check_choice(self.covariance_type, COVARIANCE_TYPES, "covariance_type")
-        if n_components > bags.n_instances:
+        if self.n_components > bags.n_instances:
             raise InputError(
-                f"n_components={n_components} exceeds the {bags.n_instances} instances; "
+                f"n_components={self.n_components} exceeds the {bags.n_instances} instances; "
                 "use fewer mixture components."
             )
         from sklearn.mixture import GaussianMixture  # here: importing it costs ~0.2 s
 
         self.scaler_ = StandardScaler().fit(bags.instances) if self.standardize else None
         self.mixture_ = GaussianMixture(
-            n_components, covariance_type=self.covariance_type,
-            max_iter=check_positive_int(self.max_iter, "max_iter"),
+            self.n_components, covariance_type=self.covariance_type, max_iter=self.max_iter,
             random_state=self.random_state,
         ).fit(self._scaled(bags.instances))
         self.n_features_in_ = bags.n_features
@@ -199,14 +210,16 @@ class MinimaxKernel(_BagKernel):
     [[0.0, 1.0], [0.5, 0.5]]
     """
 
+    _parameter_constraints: dict = {"degree": [_AT_LEAST_ONE], "normalize": ["boolean"]}
+
     def __init__(self, degree: int = 5, normalize: bool = True):
         self.degree = degree
         self.normalize = normalize
 
+    @_fit_context(prefer_skip_nested_validation=True)
     def fit(self, bags, y=None):
         """Learn the [0, 1] scaling of the features from ``bags``' instances."""
         bags = check_bags(bags)
-        check_positive_int(self.degree, "degree")
         self.scaler_ = MinMaxScaler().fit(bags.instances)
         self.gamma_ = 1.0 / (2 * bags.n_features)
         self.n_features_in_ = bags.n_features
@@ -225,6 +238,12 @@ class MinimaxKernel(_BagKernel):
         return (self.gamma_ * np.einsum("ij,ij->i", phi, phi) + 1.0) ** self.degree
 
 
+_KERNEL_ARGUMENTS = {"views": "no_validation", "n_components": [_AT_LEAST_ONE],
+                     "covariance_type": [StrOptions(set(COVARIANCE_TYPES))],
+                     "normalize": ["boolean"], "random_state": ["random_state"]}
+
+
+@validate_params(_KERNEL_ARGUMENTS, prefer_skip_nested_validation=True)
 def bag_kernel_factors(views, *, n_components: int = 100, covariance_type: str = "diag",
                        normalize: bool = True, random_state=None) -> list[np.ndarray]:
     """One mixture-model kernel factor F^v per view (K^v = F^v (F^v)^T), each mixture fitted
@@ -236,6 +255,8 @@ def bag_kernel_factors(views, *, n_components: int = 100, covariance_type: str =
     ]
 
 
+@validate_params({**_KERNEL_ARGUMENTS, "kernel": [StrOptions(set(KERNELS))],
+                  "degree": [_AT_LEAST_ONE]}, prefer_skip_nested_validation=True)
 def bag_kernel_matrices(views, kernel: str, *, n_components: int = 100, degree: int = 5,
                         covariance_type: str = "diag", normalize: bool = True,
                         random_state=None) -> list[np.ndarray]:
@@ -257,7 +278,6 @@ def bag_kernel_matrices(views, kernel: str, *, n_components: int = 100, degree: 
     -------
     list of (n_bags, n_bags) float64 arrays, symmetric, PSD and non-negative.
     """
-    check_choice(kernel, KERNELS, "kernel")
     if kernel == "mixture":
         factors = bag_kernel_factors(views, n_components=n_components, normalize=normalize,
                                      covariance_type=covariance_type, random_state=random_state)

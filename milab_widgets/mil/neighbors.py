@@ -9,10 +9,12 @@ distance matrix of any kind.
 from __future__ import annotations
 
 from collections.abc import Mapping
+from numbers import Integral, Real
 
 import numpy as np
-from sklearn.base import BaseEstimator, ClassifierMixin
+from sklearn.base import BaseEstimator, ClassifierMixin, _fit_context
 from sklearn.preprocessing import StandardScaler
+from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.validation import check_is_fitted
 
 from milab_widgets.core.neighbor_votes import citation_radii, neighbor_votes
@@ -25,7 +27,6 @@ from milab_widgets.mil.validation import (
     check_binary_labels,
     check_choice,
     check_distance_matrix,
-    check_positive_float,
     check_positive_int,
     check_precomputed,
     check_same_features,
@@ -42,18 +43,17 @@ SCALINGS = ("none", "standard")
 class _BagNeighborsClassifier(ClassifierMixin, BaseEstimator):
     """Shared fitting, distance and voting machinery; subclasses define the neighbourhood."""
 
-    def _check_params(self) -> None:
-        check_choice(self.metric, METRICS, "metric")
-        check_choice(self.scale, SCALINGS, "scale")
-        if self.metric == "integrated":
-            if self.alpha is None:
-                check_positive_float(self.sigma, "sigma")
-            elif not 0.0 <= float(self.alpha) <= 1.0:
-                raise InputError(f"alpha must lie in [0, 1] or be None (NCA), got {self.alpha!r}.")
+    #: Declared parameter constraints, checked by ``_fit_context`` before any work.
+    _parameter_constraints: dict = {
+        "metric": [StrOptions(set(METRICS))],
+        "sigma": [Interval(Real, 0, None, closed="neither")],
+        "alpha": [Interval(Real, 0, 1, closed="both"), None],
+        "scale": [StrOptions(set(SCALINGS))],
+    }
 
+    @_fit_context(prefer_skip_nested_validation=True)
     def fit(self, X, y):
         """Store the training bags and their distances; tune alpha for "integrated"."""
-        self._check_params()
         n_train = self._n_bags(X, y)
         self.y_ = check_binary_labels(y, n_train)
         self.classes_ = np.array([0, 1])
@@ -68,6 +68,7 @@ class _BagNeighborsClassifier(ClassifierMixin, BaseEstimator):
 
     def decision_function(self, X) -> np.ndarray:
         """Positive minus negative votes per query bag (> 0 means positive)."""
+        check_is_fitted(self, "train_distances_")
         ks = np.array([self._n_references()])
         return self._votes(X, ks, self._fitted_radii())[0]
 
@@ -203,6 +204,11 @@ class BagKNN(_BagNeighborsClassifier):
     [0, 0, 1, 1]
     """
 
+    _parameter_constraints: dict = {
+        **_BagNeighborsClassifier._parameter_constraints,
+        "n_neighbors": [Interval(Integral, 1, None, closed="left")],
+    }
+
     def __init__(self, n_neighbors=3, metric="min", sigma=1.0, alpha=None, scale="none"):
         self.n_neighbors = n_neighbors
         self.metric = metric
@@ -211,7 +217,7 @@ class BagKNN(_BagNeighborsClassifier):
         self.scale = scale
 
     def _n_references(self) -> int:
-        return check_positive_int(self.n_neighbors, "n_neighbors")
+        return int(self.n_neighbors)
 
 
 class CitationKNN(_BagNeighborsClassifier):
@@ -242,6 +248,12 @@ class CitationKNN(_BagNeighborsClassifier):
     [0, 1]
     """
 
+    _parameter_constraints: dict = {
+        **_BagNeighborsClassifier._parameter_constraints,
+        "references": [Interval(Integral, 1, None, closed="left")],
+        "citers": [Interval(Integral, 1, None, closed="left"), None],
+    }
+
     def __init__(
         self, references=2, citers=None, metric="min", sigma=1.0, alpha=None, scale="none"
     ):
@@ -253,14 +265,14 @@ class CitationKNN(_BagNeighborsClassifier):
         self.scale = scale
 
     def _n_references(self) -> int:
-        return check_positive_int(self.references, "references")
+        return int(self.references)
 
     def _n_citers(self, references: int | None = None) -> int:
         """C: the citers parameter, else R + 2 (R = references unless given)."""
         if self.citers is None:
             references = self._n_references() if references is None else references
             return references + CITERS_BEYOND_REFERENCES
-        return check_positive_int(self.citers, "citers")
+        return int(self.citers)
 
     def _fit_neighborhood(self) -> None:
         super()._fit_neighborhood()
@@ -271,6 +283,7 @@ class CitationKNN(_BagNeighborsClassifier):
 
     def citer_mask(self, X) -> np.ndarray:
         """(n_query, n_train) booleans: training bag t cites query bag q."""
+        check_is_fitted(self, "citation_radius_")
         return self.query_distances(X) <= self.citation_radius_[np.newaxis, :]
 
     def _radii(self, ks: np.ndarray) -> np.ndarray:

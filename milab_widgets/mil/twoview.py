@@ -47,16 +47,19 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
+from numbers import Integral, Real
+
 import numpy as np
-from sklearn.base import BaseEstimator, ClusterMixin
+from sklearn.base import BaseEstimator, ClusterMixin, _fit_context
 from sklearn.utils import check_random_state
+from sklearn.utils._param_validation import Interval, StrOptions
 
 from milab_widgets.exceptions import InputError
-from milab_widgets.mil.kernels import KERNELS, bag_kernel_factors, bag_kernel_matrices
-from milab_widgets.mil.validation import (
-    check_choice,
-    check_non_negative_float,
-    check_positive_int,
+from milab_widgets.mil.kernels import (
+    COVARIANCE_TYPES,
+    KERNELS,
+    bag_kernel_factors,
+    bag_kernel_matrices,
 )
 
 __all__ = ["KernelOperator", "LabelStructure", "TwoViewMIClustering", "objective",
@@ -259,6 +262,24 @@ class TwoViewMIClustering(ClusterMixin, BaseEstimator):
     (60,)
     """
 
+    _parameter_constraints: dict = {
+        "n_clusters": [Interval(Integral, 1, None, closed="left")],
+        "kernel": [StrOptions({*KERNELS, "precomputed", "factored"})],
+        "alpha": [Interval(Real, 0, None, closed="left")],
+        "beta": [Interval(Real, 0, None, closed="left")],
+        "update": [StrOptions(set(UPDATES))],
+        "unsupervised": ["boolean"],
+        "max_iter": [Interval(Integral, 1, None, closed="left")],
+        # 0 runs exactly max_iter iterations: the cap, not tol, ends the loop
+        "tol": [Interval(Real, 0, None, closed="left")],
+        "n_components": [Interval(Integral, 1, None, closed="left")],
+        "covariance_type": [StrOptions(set(COVARIANCE_TYPES))],
+        "degree": [Interval(Integral, 1, None, closed="left")],
+        "normalize": ["boolean"],
+        "random_state": ["random_state"],
+        "callback": [callable, None],
+    }
+
     def __init__(self, n_clusters: int, kernel: str = "mixture", alpha: float = 0.01,
                  beta: float = 0.01, update: str = "monotone", unsupervised: bool = False,
                  max_iter: int = 300, tol: float = 1e-6, n_components: int = 100,
@@ -279,6 +300,7 @@ class TwoViewMIClustering(ClusterMixin, BaseEstimator):
         self.random_state = random_state
         self.callback = callback
 
+    @_fit_context(prefer_skip_nested_validation=True)
     def fit(self, views, y_partial=None):
         """Factorise the views' kernels; ``y_partial`` holds -1 for unlabelled bags.
 
@@ -287,7 +309,6 @@ class TwoViewMIClustering(ClusterMixin, BaseEstimator):
         with ``kernel="factored"`` a list of non-negative m x r factors F^v, K^v = F^v F^v^T.
         ``y_partial=None`` (or ``unsupervised=True``) uses no label.
         """
-        self._check_params()
         kernels = self._kernel_operators(views)
         m = kernels[0].n_bags
         if self.n_clusters > m:
@@ -328,14 +349,6 @@ class TwoViewMIClustering(ClusterMixin, BaseEstimator):
             if abs(history[-2] - history[-1]) < self.tol * abs(history[-2]):
                 return Ws, H, np.array(history), True
         return Ws, H, np.array(history), False
-
-    def _check_params(self) -> None:
-        check_positive_int(self.n_clusters, "n_clusters")
-        check_choice(self.kernel, (*KERNELS, "precomputed", "factored"), "kernel")
-        check_choice(self.update, UPDATES, "update")
-        check_positive_int(self.max_iter, "max_iter")
-        for name in ("alpha", "beta", "tol"):
-            check_non_negative_float(getattr(self, name), name)
 
     def _kernel_operators(self, views) -> list[KernelOperator]:
         if self.kernel == "mixture":

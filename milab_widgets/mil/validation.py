@@ -7,13 +7,16 @@ from collections.abc import Mapping
 import numpy as np
 from sklearn.utils.multiclass import type_of_target
 
-from milab_widgets.data.bags import BagDataset
+from milab_widgets.data.bags import BagDataset, check_instance_values
 from milab_widgets.exceptions import InputError
 
 
 def check_bags(bags, name: str = "bags") -> BagDataset:
-    """Return ``bags`` if it is a BagDataset, else a clear InputError."""
+    """Return ``bags`` if it is a BagDataset whose instances are still finite and bounded
+    (checked again here: the arrays may have been changed after construction), else a
+    clear InputError."""
     if isinstance(bags, BagDataset):
+        check_instance_values(bags.instances, f"{name}.instances")
         return bags
     raise InputError(
         f"{name} must be a BagDataset, got {type(bags).__name__}; build one with "

@@ -34,14 +34,21 @@ When every w_k is 0 (the l1 penalty gamma outweighs both other terms, e.g. a lar
 
 from __future__ import annotations
 
+from numbers import Integral, Real
+
 import numpy as np
+from sklearn.base import _fit_context
+from sklearn.utils._param_validation import Interval
 
 from milab_widgets.exceptions import InputError
-from milab_widgets.mil.validation import check_non_negative_float
-from milab_widgets.oneclass.ensembles import _SphereEnsemble, fit_bootstrap_spheres
+from milab_widgets.oneclass.ensembles import (
+    BaggingSVDD,
+    _SphereEnsemble,
+    fit_bootstrap_spheres,
+)
 from milab_widgets.oneclass.qp import nonnegative_qp
 from milab_widgets.oneclass.spheres import Spheres
-from milab_widgets.oneclass.validation import check_positive_float, check_positive_int
+from milab_widgets.oneclass.validation import POSITIVE
 
 __all__ = ["CDVSESVDD", "auxiliary_weights", "cdvse_objective", "distance_moments",
            "half_quadratic_weights", "surrogate_qp"]
@@ -162,6 +169,14 @@ class CDVSESVDD(_SphereEnsemble):
     #: nothing tells the spheres apart and every weight comes out 0.
     _min_samples = 2
 
+    _parameter_constraints: dict = {
+        **BaggingSVDD._parameter_constraints,
+        "sigma": [POSITIVE],
+        "lam": [Interval(Real, 0, None, closed="left")],
+        "gamma_l1": [Interval(Real, 0, None, closed="left")],
+        "max_iter": [Interval(Integral, 1, None, closed="left")],
+    }
+
     def __init__(self, n_estimators: int = 50, C: float | None = None, gamma: float = 1.0,
                  sigma: float = 0.3, lam: float = 1.0, gamma_l1: float = 1.0,
                  max_iter: int = 20, tol: float = 1e-3, random_state=None,
@@ -177,14 +192,13 @@ class CDVSESVDD(_SphereEnsemble):
         self.tol = tol
         self.random_state = random_state
 
+    @_fit_context(prefer_skip_nested_validation=True)
     def fit(self, X, y=None, spheres: Spheres | None = None):
         """Fit M bootstrap SVDDs (or reuse ``spheres`` fitted on the same X, e.g. a
         BaggingSVDD's ``spheres_``), then weight and select them; ``y`` is ignored."""
         X, C, gamma, tol, n_estimators = self._checked_data(X)
-        sigma = check_positive_float(self.sigma, "sigma")
-        lam = check_non_negative_float(self.lam, "lam")
-        gamma_l1 = check_non_negative_float(self.gamma_l1, "gamma_l1")
-        steps = check_positive_int(self.max_iter, "max_iter")
+        sigma, lam, gamma_l1 = float(self.sigma), float(self.lam), float(self.gamma_l1)
+        steps = int(self.max_iter)
         if spheres is None:
             spheres = fit_bootstrap_spheres(X, C, gamma, tol, n_estimators, self.random_state)
         weights, objective = half_quadratic_weights(spheres.radii, spheres.distances(X), sigma,

@@ -7,16 +7,15 @@ one kernel block against the union of the support vectors.
 
 from __future__ import annotations
 
+from numbers import Integral
+
 import numpy as np
-from sklearn.base import BaseEstimator, OutlierMixin
+from sklearn.base import BaseEstimator, OutlierMixin, _fit_context
+from sklearn.utils._param_validation import Interval
 
 from milab_widgets.data.arrays import as_oneclass_labels, check_features
 from milab_widgets.oneclass.spheres import Spheres, bootstrap_counts, fit_sphere
-from milab_widgets.oneclass.validation import (
-    check_positive_float,
-    check_positive_int,
-    resolve_C,
-)
+from milab_widgets.oneclass.validation import SPHERE_CONSTRAINTS, resolve_C
 
 __all__ = ["AdaBoostSVDD", "BaggingSVDD"]
 
@@ -36,14 +35,19 @@ class _SphereEnsemble(OutlierMixin, BaseEstimator):
     #: Fewest training samples ``fit`` accepts.
     _min_samples = 1
 
+    #: Declared parameter constraints, checked by ``_fit_context`` before any work.
+    _parameter_constraints: dict = {
+        **SPHERE_CONSTRAINTS,
+        "n_estimators": [Interval(Integral, 1, None, closed="left")],
+    }
+
     def _checked_data(self, X):
         """Validated X plus C (from C or nu, n = len(X): every base SVDD's weights sum to
-        n), gamma, tol and the number of base SVDDs."""
+        n), gamma, tol and the number of base SVDDs (the parameters already checked
+        against ``_parameter_constraints``)."""
         X = check_features(self, X, reset=True, min_samples=self._min_samples)
         C = resolve_C(self.C, self.nu, np.ones(len(X)))
-        return (X, C, check_positive_float(self.gamma, "gamma"),
-                check_positive_float(self.tol, "tol"),
-                check_positive_int(self.n_estimators, "n_estimators"))
+        return X, C, float(self.gamma), float(self.tol), int(self.n_estimators)
 
     def _query(self, X) -> np.ndarray:
         return check_features(self, X, reset=False)
@@ -97,6 +101,11 @@ class BaggingSVDD(_SphereEnsemble):
     Tax, D. M. J., & Duin, R. P. W. (2001). Combining one-class classifiers. MCS 2001.
     """
 
+    _parameter_constraints: dict = {
+        **_SphereEnsemble._parameter_constraints,
+        "random_state": ["random_state", np.random.Generator],
+    }
+
     def __init__(self, n_estimators: int = 50, C: float | None = None, gamma: float = 1.0,
                  tol: float = 1e-3, random_state=None, nu: float | None = None):
         self.n_estimators = n_estimators
@@ -106,6 +115,7 @@ class BaggingSVDD(_SphereEnsemble):
         self.tol = tol
         self.random_state = random_state
 
+    @_fit_context(prefer_skip_nested_validation=True)
     def fit(self, X, y=None):
         """Fit the M bootstrap SVDDs; ``y`` is ignored."""
         X, C, gamma, tol, n_estimators = self._checked_data(X)
@@ -168,6 +178,7 @@ class AdaBoostSVDD(_SphereEnsemble):
         self.gamma = gamma
         self.tol = tol
 
+    @_fit_context(prefer_skip_nested_validation=True)
     def fit(self, X, y=None):
         """Boost on X with labels y (+1/-1; None: every row normal)."""
         X, C, gamma, tol, n_rounds = self._checked_data(X)

@@ -52,17 +52,20 @@ the radius the computed duals support, not a guaranteed cover of the exact spher
 from __future__ import annotations
 
 from dataclasses import dataclass
+from numbers import Integral, Real
 import warnings
 
 import numpy as np
-from sklearn.base import BaseEstimator, OutlierMixin
+from sklearn.base import BaseEstimator, OutlierMixin, _fit_context
 from sklearn.exceptions import ConvergenceWarning
 from sklearn.metrics.pairwise import rbf_kernel
+from sklearn.utils._param_validation import Interval
 
 from milab_widgets.core.svdd import smo_svdd
 from milab_widgets.data.arrays import check_features
 from milab_widgets.oneclass.validation import (
-    check_positive_float,
+    POSITIVE,
+    SPHERE_CONSTRAINTS,
     check_sample_weight,
     resolve_C,
 )
@@ -195,6 +198,12 @@ class SVDD(OutlierMixin, BaseEstimator):
     [1, -1]
     """
 
+    _parameter_constraints: dict = {
+        **SPHERE_CONSTRAINTS,
+        "max_iter": [Interval(Integral, 1, None, closed="left"), None],
+        "cache_mb": [POSITIVE],
+    }
+
     def __init__(self, C: float | None = None, gamma: float = 1.0, tol: float = 1e-3,
                  max_iter: int | None = None, cache_mb: float = CACHE_MB,
                  nu: float | None = None):
@@ -205,14 +214,14 @@ class SVDD(OutlierMixin, BaseEstimator):
         self.max_iter = max_iter
         self.cache_mb = cache_mb
 
+    @_fit_context(prefer_skip_nested_validation=True)
     def fit(self, X, y=None, sample_weight=None):
         """Find the sphere; ``y`` is ignored (one-class), ``sample_weight`` scales each C_i."""
         X = check_features(self, X, reset=True)
         weights = check_sample_weight(sample_weight, len(X))
         C = resolve_C(self.C, self.nu, weights)
-        solution = solve_svdd_dual(X, check_positive_float(self.gamma, "gamma"), C, weights,
-                                   check_positive_float(self.tol, "tol"), self.max_iter,
-                                   check_positive_float(self.cache_mb, "cache_mb"))
+        solution = solve_svdd_dual(X, float(self.gamma), C, weights, float(self.tol),
+                                   self.max_iter, float(self.cache_mb))
         if not solution.converged:
             warnings.warn(f"SVDD stopped after max_iter={solution.n_iter} iterations before "
                           f"reaching tol={self.tol}; raise max_iter or tol.", ConvergenceWarning,

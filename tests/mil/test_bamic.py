@@ -98,7 +98,7 @@ def test_bad_inputs_name_the_fix():
     D, _ = clustered_points(0)
     with pytest.raises(InputError, match="exceeds"):
         BAMIC(20).fit(D)
-    with pytest.raises(InputError, match="metric="):
+    with pytest.raises(ValueError, match="'metric' parameter of BAMIC"):
         BAMIC(2, metric="cosine").fit(D)
     with pytest.raises(InputError, match="min and max|minimal and maximal"):
         BAMIC(2, metric="integrated").fit(D)

@@ -108,5 +108,5 @@ def test_bad_inputs_name_the_fix(bags):
         bag_kernel_matrices([bags, bags[np.arange(3)]], "minimax")
     with pytest.raises(InputError, match="list of BagDatasets"):
         bag_kernel_matrices(bags, "minimax")
-    with pytest.raises(InputError, match="kernel="):
+    with pytest.raises(ValueError, match="'kernel' parameter of bag_kernel_matrices"):
         bag_kernel_matrices([bags], "rbf")

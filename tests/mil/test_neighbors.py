@@ -149,7 +149,7 @@ def test_sklearn_contract(split):
 )
 def test_bad_parameters_raise_clear_errors(split, model, message):
     train, _ = split
-    with pytest.raises(InputError, match=message):
+    with pytest.raises(ValueError, match=message):  # InputError or InvalidParameterError
         model.fit(train, train.labels)
 
 

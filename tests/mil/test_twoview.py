@@ -193,9 +193,9 @@ def test_bad_inputs_name_the_fix():
         fit(TwoViewMIClustering(C, kernel="factored"), [phis[0], phis[1][:-1]])
     with pytest.raises(InputError, match="exceeds"):
         fit(TwoViewMIClustering(M + 1, kernel="precomputed"), kernels)
-    with pytest.raises(InputError, match="alpha"):
+    with pytest.raises(ValueError, match="'alpha' parameter of TwoViewMIClustering"):
         fit(TwoViewMIClustering(C, kernel="precomputed", alpha=-1), kernels)
-    with pytest.raises(InputError, match="update="):
+    with pytest.raises(ValueError, match="'update' parameter of TwoViewMIClustering"):
         fit(TwoViewMIClustering(C, kernel="precomputed", update="fast"), kernels)
     with pytest.raises(InputError, match="must be a BagDataset"):
         fit(TwoViewMIClustering(C, kernel="minimax"), kernels)

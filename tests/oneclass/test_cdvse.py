@@ -118,7 +118,7 @@ def test_equal_seeds_give_equal_ensembles_and_spheres_can_be_reused():
                                           ({"n_estimators": 0}, "n_estimators"),
                                           ({"max_iter": 0}, "max_iter"), ({"C": 0.001}, "C")])
 def test_bad_parameters_name_the_argument(params, name):
-    with pytest.raises(InputError, match=name):
+    with pytest.raises(ValueError, match=name):  # InputError or InvalidParameterError
         CDVSESVDD(**params).fit(blobs())
 
 
@@ -129,7 +129,7 @@ def test_nu_is_C_of_one_over_nu_n_for_every_base_svdd():
     np.testing.assert_allclose(by_nu.weights_, by_C.weights_, atol=1e-10)
     with pytest.raises(InputError, match="exactly one"):
         CDVSESVDD(C=0.1, nu=0.1).fit(X)
-    with pytest.raises(InputError, match="nu"):
+    with pytest.raises(ValueError, match="'nu' parameter of CDVSESVDD"):
         CDVSESVDD(nu=2.0).fit(X)
 
 

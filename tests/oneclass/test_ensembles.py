@@ -60,7 +60,7 @@ def test_adaboost_stops_when_a_round_is_perfect():
 
 def test_ensembles_reject_bad_input():
     X, y = data()
-    with pytest.raises(InputError, match="n_estimators"):
+    with pytest.raises(ValueError, match="'n_estimators' parameter of BaggingSVDD"):
         BaggingSVDD(n_estimators=0).fit(X)
     with pytest.raises(InputError, match="y must hold"):
         AdaBoostSVDD().fit(X, np.zeros(len(X)))

@@ -118,7 +118,7 @@ def test_bad_samples_are_rejected(X, message):
 @pytest.mark.parametrize("params, name", [({"gamma": 0.0}, "gamma"), ({"C": -1.0}, "C"),
                                           ({"tol": float("nan")}, "tol")])
 def test_bad_parameters_name_the_argument(params, name):
-    with pytest.raises(InputError, match=name):
+    with pytest.raises(ValueError, match=f"'{name}' parameter of SVDD must be"):
         SVDD(**params).fit(gaussian(20, 2))
 
 
@@ -186,10 +186,10 @@ def test_neither_C_nor_nu_is_the_hard_sphere():
 
 @pytest.mark.parametrize("params, message", [
     ({"C": 0.1, "nu": 0.1}, "exactly one"),
-    ({"nu": 0.0}, "nu must be a positive"),
-    ({"nu": 1.5}, r"nu=1.5 is above 1"),
-    ({"nu": float("nan")}, "nu"),
+    ({"nu": 0.0}, r"'nu' parameter of SVDD must be a float in the range \(0.0, 1.0\]"),
+    ({"nu": 1.5}, r"'nu' parameter .* Got 1.5 instead"),
+    ({"nu": float("nan")}, "'nu' parameter"),
 ])
 def test_C_and_nu_together_or_nu_out_of_range_is_a_clear_error(params, message):
-    with pytest.raises(InputError, match=message):
+    with pytest.raises(ValueError, match=message):  # InputError or InvalidParameterError
         SVDD(**params).fit(gaussian(20, 2))
