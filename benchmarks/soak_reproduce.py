@@ -48,12 +48,36 @@ from milab_widgets.papers import PAPERS, notebooks_dir
 IDLE_DEADLINE = 45.0
 
 
-def soak_notebook(paper: str, panel_repeats: int, folder: Path) -> Path:
-    """``paper``'s notebook with its last cell (the panel) repeated ``panel_repeats`` times."""
-    notebook = nbformat.read(notebooks_dir() / PAPERS[paper], as_version=4)
-    panel = notebook.cells[-1]
-    assert "Panel" in panel.source, f"{paper}: the last cell is not the panel cell"
-    notebook.cells.extend(nbformat.v4.new_code_cell(panel.source) for _ in range(panel_repeats - 1))
+#: The cells of the ``--cells output-widget`` experiment: no paper, only what nbclient does
+#: for an ipywidgets Output widget (it answers every captured output with a comm_msg
+#: "update" sent on the shell socket, while the cell's execute_reply is awaited there).
+OUTPUT_WIDGET_PARAMETERS = "quick, seed, output_dir = True, 0, '.'"
+OUTPUT_WIDGET_CELL = """import ipywidgets as widgets
+from IPython.display import display
+output = widgets.Output()
+display(output)
+for line in range(40):
+    with output:
+        print(line)
+"""
+
+
+def soak_notebook(paper: str, panel_repeats: int, folder: Path, cells: str = "papers") -> Path:
+    """``paper``'s notebook with its last cell (the panel) repeated ``panel_repeats`` times;
+    with ``cells="output-widget"`` a notebook of ``panel_repeats`` Output-widget cells."""
+    if cells == "output-widget":
+        notebook = nbformat.v4.new_notebook(metadata={"kernelspec": {
+            "name": "python3", "display_name": "Python 3", "language": "python"}})
+        notebook.cells = [nbformat.v4.new_code_cell(OUTPUT_WIDGET_PARAMETERS,
+                                                    metadata={"tags": ["parameters"]})]
+        notebook.cells += [nbformat.v4.new_code_cell(OUTPUT_WIDGET_CELL)
+                           for _ in range(panel_repeats)]
+    else:
+        notebook = nbformat.read(notebooks_dir() / PAPERS[paper], as_version=4)
+        panel = notebook.cells[-1]
+        assert "Panel" in panel.source, f"{paper}: the last cell is not the panel cell"
+        notebook.cells.extend(nbformat.v4.new_code_cell(panel.source)
+                              for _ in range(panel_repeats - 1))
     path = folder / PAPERS[paper]
     nbformat.write(notebook, path)
     return path
@@ -151,11 +175,11 @@ def cpu_seconds(pid: int) -> float:
     return times.user + times.system
 
 
-def monitor(out: Path, stalls: list, stop: threading.Event) -> None:
-    """Every 5 s: a cell whose kernel used no CPU for IDLE_DEADLINE seconds is a stall;
+def monitor(out: Path, stalls: list, stop: threading.Event, idle_deadline: float) -> None:
+    """Every 5 s: a cell whose kernel used no CPU for ``idle_deadline`` seconds is a stall;
     record the evidence, then kill the kernel so the round can go on."""
     last_cpu: dict[int, tuple[float, float]] = {}  # kernel pid -> (cpu seconds, since)
-    while not stop.wait(5):
+    while not stop.wait(min(5.0, idle_deadline / 3)):
         for watched in list(WATCHED.values()):
             client = watched.client
             if client is None or watched.cell_index is None or client.km is None:
@@ -170,7 +194,7 @@ def monitor(out: Path, stalls: list, stop: threading.Event) -> None:
             if previous is None or used - previous[0] > 0.05:
                 last_cpu[pid] = (used, now)
                 continue
-            if now - previous[1] >= IDLE_DEADLINE and now - watched.cell_started >= IDLE_DEADLINE:
+            if now - previous[1] >= idle_deadline and now - watched.cell_started >= idle_deadline:
                 stalls.append(record_stall(watched, pid, out / f"stall-{len(stalls) + 1}"))
                 last_cpu.pop(pid, None)
 
@@ -242,13 +266,15 @@ def ask_kernel_info(connection_file: str) -> str:
         second.stop_channels()
 
 
-def soak_threads(papers, rounds, panel_repeats, jobs, out: Path) -> tuple[list, list]:
+def soak_threads(papers, rounds, panel_repeats, jobs, out: Path, cells: str,
+                 idle_deadline: float) -> tuple[list, list]:
     engine = recording_engine()
     sources = out / "notebooks"
     sources.mkdir(parents=True, exist_ok=True)
-    notebooks = {paper: soak_notebook(paper, panel_repeats, sources) for paper in papers}
+    notebooks = {paper: soak_notebook(paper, panel_repeats, sources, cells) for paper in papers}
     stalls, runs, stop = [], [], threading.Event()
-    watcher = threading.Thread(target=monitor, args=(out, stalls, stop), daemon=True)
+    watcher = threading.Thread(target=monitor, args=(out, stalls, stop, idle_deadline),
+                               daemon=True)
     watcher.start()
     try:
         for round_ in range(rounds):
@@ -265,7 +291,8 @@ def soak_threads(papers, rounds, panel_repeats, jobs, out: Path) -> tuple[list, 
 
 
 # -- the runner route ------------------------------------------------------------------------
-def soak_runner(papers, rounds, panel_repeats, jobs, out: Path) -> tuple[list, list]:
+def soak_runner(papers, rounds, panel_repeats, jobs, out: Path, cells: str,
+                idle_deadline: float) -> tuple[list, list]:
     """Each round is one `milab reproduce PAPERS --jobs N` (the command a user types), run
     on the soak notebooks; stalls are the watchdog's interventions in the run records."""
     from milab_widgets.papers import read_run_record
@@ -273,7 +300,7 @@ def soak_runner(papers, rounds, panel_repeats, jobs, out: Path) -> tuple[list, l
     sources = out / "notebooks"
     sources.mkdir(parents=True, exist_ok=True)
     for paper in papers:
-        soak_notebook(paper, panel_repeats, sources)
+        soak_notebook(paper, panel_repeats, sources, cells)
     environment = {**os.environ, "MILAB_NOTEBOOKS": str(sources)}
     runs, stalls = [], []
     for round_ in range(rounds):
@@ -313,20 +340,25 @@ def main(argv=None) -> None:
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--load", type=int, default=1, help="busy processes beside the soak")
     parser.add_argument("--out", type=Path, default=Path("soak"))
+    parser.add_argument("--cells", choices=("papers", "output-widget"), default="papers",
+                        help="the papers' panel cells, or cells writing to an Output widget")
+    parser.add_argument("--idle-deadline", type=float, default=IDLE_DEADLINE,
+                        help="seconds of kernel CPU idleness that make a running cell a stall")
     args = parser.parse_args(argv)
     args.out.mkdir(parents=True, exist_ok=True)
     spinners = spin_processes(args.load)
     started = time.time()
     try:
         soak = soak_threads if args.route == "threads" else soak_runner
-        runs, stalls = soak(args.papers, args.rounds, args.panel_repeats, args.jobs, args.out)
+        runs, stalls = soak(args.papers, args.rounds, args.panel_repeats, args.jobs, args.out,
+                            args.cells, args.idle_deadline)
     finally:
         for spinner in spinners:
             spinner.kill()
     executions = sum(panel_cells_executed(Path(run["executed"]), args.panel_repeats)
                      for run in runs)
     low, high = clopper_pearson(len(stalls), executions)
-    summary = {"route": args.route, "papers": args.papers, "rounds": args.rounds,
+    summary = {"route": args.route, "cells": args.cells, "papers": args.papers, "rounds": args.rounds,
                "jobs": args.jobs, "load": args.load, "notebook_runs": len(runs),
                "panel_cell_executions": executions, "stalls": len(stalls),
                "stall_rate": len(stalls) / max(1, executions), "rate_95ci": [low, high],
