@@ -1,17 +1,28 @@
 """The watchdog on a notebook's kernel: every wait for a kernel message has a deadline and a
 recovery, so a lost message never turns into a run that waits forever.
 
-Why (issue 20, measured with ``benchmarks/soak_reproduce.py``): under papermill with
-ipykernel 7.4 a panel cell's ``execute_reply`` sometimes never arrives. On such a stall the
-kernel *has* executed the cell (its ``Out`` holds the cell's result, its execution count has
-moved on), its main thread is idle and answers a second client at once, yet the reply --
-and the cell's iopub output after ``execute_input`` -- never left the kernel's sockets (the
-kernel's TCP byte counters do not move). nbclient waits for that reply with no timeout, so
-the run hung for good. Whatever loses the message, the client must not wait for it forever:
+Why (issue 20, measured with ``benchmarks/soak_reproduce.py``): papermill's client
+(nbclient) waited for each cell's ``execute_reply`` with an unbounded poll on the shell
+socket, and sometimes never woke up. Recorded at every stall: the kernel had run the cell
+and gone idle (its idle status had arrived on iopub; a second client gets an answer at
+once), the reply was *in the client's shell socket* (``ZMQ_EVENTS`` has ``POLLIN``), the
+socket's descriptor was registered with the client's event loop and in its epoll interest
+list -- and epoll never reported it. A zmq socket's descriptor is edge-triggered: it signals
+a change once, and any operation on the socket can consume that signal. nbclient performs
+such an operation at the worst moment: it echoes every output captured by an ipywidgets
+``Output`` widget back to the kernel as a ``comm_msg`` sent on the shell socket, from the
+iopub handler, while the reply is awaited on that socket. The kernel's TCP counters show
+it (it received that message 4 to 24 ms after sending the reply). Cells that only write to
+an Output widget stall the same way with no paper code at all, under ipykernel 7.4 and 6.31
+alike; two notebooks in threads of one process (the old `milab reproduce`) make it frequent.
 
+So, here:
+
+* Output widgets are not echoed to the kernel (:class:`LocalOutputWidget`): the executed
+  notebook keeps their outputs, and nothing is sent on the shell socket during a cell;
 * replies and iopub messages are awaited in slices of :attr:`poll_seconds`, never with an
-  unbounded poll, so a wake-up that the client's socket missed is caught at the next slice
-  (and recorded as a "late reply" when it happens);
+  unbounded poll, so a wake-up lost for any other reason is caught at the next slice (and
+  recorded as a "late reply");
 * when the kernel's process has used no CPU for :attr:`probe_after` seconds while a cell
   waits for its reply, a second client asks the kernel for ``kernel_info``. A kernel whose
   main thread is still executing the cell cannot answer (the request queues behind the cell),
@@ -42,6 +53,7 @@ from queue import Empty
 import zmq
 from jupyter_core.utils import run_sync
 from nbclient.exceptions import CellTimeoutError
+from nbclient.output_widget import OutputWidget
 from papermill.clientwrap import PapermillNotebookClient
 from papermill.engines import NBClientEngine, papermill_engines
 from traitlets import Float, Unicode, default
@@ -59,8 +71,26 @@ class LostReplyError(RuntimeError):
     the cell's outputs may be incomplete: the notebook must be run again."""
 
 
+class LocalOutputWidget(OutputWidget):
+    """nbclient's stand-in for the front end of an ipywidgets ``Output`` widget, keeping
+    the widget's outputs in the executed notebook but not echoing them to the kernel.
+
+    nbclient answers every output captured by an Output widget with a ``comm_msg``
+    "update" sent on the shell socket -- from the iopub handler, while the cell's
+    ``execute_reply`` is awaited on that same socket. That send can consume the socket's
+    edge-triggered wake-up: the reply then sits unread in the socket and an unbounded wait
+    never ends (issue 20; ``benchmarks/soak_reproduce.py --cells output-widget`` stalls
+    with no paper code at all). No kernel code of this project reads an Output widget's
+    ``outputs`` back, so a batch run has no use for the echo.
+    """
+
+    def sync_state(self) -> None:
+        """The notebook's widget state is updated by the caller; nothing goes to the kernel."""
+
+
 class WatchedNotebookClient(PapermillNotebookClient):
     """papermill's notebook client with every wait bounded (see the module docstring)."""
+
 
     poll_seconds = Float(2.0, help="longest single wait on a kernel socket").tag(config=True)
     probe_after = Float(help="kernel CPU idle this long -> ask it (default 30 s, or "
@@ -77,6 +107,7 @@ class WatchedNotebookClient(PapermillNotebookClient):
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
         self._cell_done = None
+        self.widget_registry = {"@jupyter-widgets/output": {"OutputModel": LocalOutputWidget}}
 
     # -- waiting for a cell's reply ----------------------------------------------------------
     async def _async_poll_for_reply(self, msg_id, cell, timeout, task_poll_output_msg,
