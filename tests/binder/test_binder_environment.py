@@ -64,7 +64,8 @@ def execute_index(python, root, env, folder):
     source, executed = folder / "index_with_probe.ipynb", folder / "index_executed.ipynb"
     nbformat.write(notebook, source)
     run([python, "-m", "papermill", source, executed, "--kernel", KERNEL,
-         "--cwd", root / "notebooks", "--no-progress-bar", "--execution-timeout", "600"],
+         "--cwd", root / "notebooks", "--no-progress-bar", "--execution-timeout", "600",
+         "--engine", "milab-watched"],
         "papermill notebooks/index.ipynb", env=env, timeout=900)
     return nbformat.read(executed, as_version=4).cells
 

@@ -15,6 +15,7 @@ import re
 import papermill
 import pytest
 
+from milab_widgets.kernel_watch import ENGINE_NAME
 from milab_widgets.papers import PAPERS, notebooks_dir
 
 #: Per paper, registry datasets its notebook reads that an empty data home lacks (not the
@@ -43,6 +44,7 @@ def execute_quick(paper, tmp_path):
         str(notebooks_dir() / PAPERS[paper]), str(executed),
         parameters={"quick": True, "output_dir": str(output)}, cwd=str(tmp_path),
         progress_bar=False, kernel_name="python3", execution_timeout=600,
+        engine_name=ENGINE_NAME,
     )
     return output, json.loads(executed.read_text())["cells"]
 
@@ -79,7 +81,8 @@ def test_index_notebook_opens_the_lab_and_links_every_paper(tmp_path):
     index = notebooks_dir() / "index.ipynb"
     executed = tmp_path / "index.ipynb"
     papermill.execute_notebook(str(index), str(executed), cwd=str(tmp_path), progress_bar=False,
-                               kernel_name="python3", execution_timeout=600)
+                               kernel_name="python3", execution_timeout=600,
+                               engine_name=ENGINE_NAME)
     cells = json.loads(executed.read_text())["cells"]
     assert not outputs_of_type(cells, "error")
     widget_views = [o for o in outputs_of_type(cells, "display_data") + outputs_of_type(
