@@ -159,10 +159,15 @@ def _concatenated_ranges(starts: np.ndarray, stops: np.ndarray) -> np.ndarray:
 def _real_array(values, name: str) -> np.ndarray:
     """``values`` as float64, refusing complex numbers (numpy would drop the imaginary part)
     and anything else that is not numeric, naming ``name``."""
-    if np.iscomplexobj(values):
+    try:
+        array = np.asarray(values)
+    except ValueError:  # ragged rows
+        raise InputError(f"{name} must be a 2-D array (instances x features) of numbers; its "
+                         "rows differ in length.") from None
+    if array.dtype.kind == "c":
         raise InputError(f"{name} holds complex numbers; pass real instance values.")
     try:
-        return np.asarray(values, dtype=np.float64)
+        return array.astype(np.float64, copy=False)
     except (TypeError, ValueError):
         raise InputError(f"{name} must hold numbers (instances x features); it does not convert "
                          "to floats (a sparse matrix? pass bag.toarray()).") from None

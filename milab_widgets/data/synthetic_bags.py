@@ -9,7 +9,10 @@ the bag is. Views have different dimensions, as a text and an image view would.
 
 from __future__ import annotations
 
+from numbers import Integral, Real
+
 import numpy as np
+from sklearn.utils._param_validation import Interval, validate_params
 
 from milab_widgets.data.bags import BagDataset
 from milab_widgets.data.twoview_files import TwoViewBags
@@ -18,6 +21,13 @@ from milab_widgets.exceptions import InputError
 __all__ = ["synthetic_two_view_bags"]
 
 
+@validate_params({"n_clusters": [Interval(Integral, 1, None, closed="left")],
+                  "bags_per_cluster": [Interval(Integral, 1, None, closed="left")],
+                  "n_features": ["array-like"],
+                  "max_size": [Interval(Integral, 2, None, closed="left")],
+                  "spread": [Interval(Real, 0, None, closed="neither")],
+                  "seed": [Interval(Integral, 0, None, closed="left"), np.random.Generator,
+                           None]}, prefer_skip_nested_validation=True)
 def synthetic_two_view_bags(n_clusters: int = 3, bags_per_cluster: int = 30,
                             n_features=(4, 6), max_size: int = 6, spread: float = 4.0,
                             seed: int = 0) -> TwoViewBags:
@@ -36,9 +46,10 @@ def synthetic_two_view_bags(n_clusters: int = 3, bags_per_cluster: int = 30,
         concepts' own (unit) standard deviation; larger is easier.
     seed : int
     """
-    if n_clusters < 1 or bags_per_cluster < 1 or max_size < 2 or len(n_features) != 2:
-        raise InputError("need n_clusters >= 1, bags_per_cluster >= 1, max_size >= 2 and "
-                         "two view dimensions in n_features.")
+    dims = np.asarray(n_features)
+    if dims.shape != (2,) or dims.dtype.kind not in "iu" or (dims < 1).any():
+        raise InputError(f"n_features must be two positive integers, the dimensions of the "
+                         f"two views, e.g. (4, 6); got {n_features!r}.")
     rng = np.random.default_rng(seed)
     labels = np.repeat(np.arange(n_clusters), bags_per_cluster)
     views = [_view(rng, labels, d, max_size, spread, f"synthetic view {v + 1}")

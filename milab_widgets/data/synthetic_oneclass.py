@@ -16,7 +16,10 @@ Both are synthetic 2-D data drawn afresh from ``seed``: 200 normal points and 50
 
 from __future__ import annotations
 
+from numbers import Integral, Real
+
 import numpy as np
+from sklearn.utils._param_validation import Interval, validate_params
 
 from milab_widgets.data.oneclass import OneClassDataset
 
@@ -25,6 +28,10 @@ __all__ = ["sine_noise", "square_noise"]
 _BOX = (0.0, 3.0)
 _FRAME_OUTER = (0.3, 2.7)
 _FRAME_WIDTH = 0.3
+#: Declared argument constraints of the generators (scikit-learn's ``validate_params``).
+_SIZES = {"n_normal": [Interval(Integral, 1, None, closed="left")],
+          "n_outliers": [Interval(Integral, 0, None, closed="left")],
+          "seed": [Interval(Integral, 0, None, closed="left"), np.random.Generator, None]}
 
 
 def _uniform_box(n: int, rng: np.random.Generator) -> np.ndarray:
@@ -41,6 +48,9 @@ def _labelled(normal: np.ndarray, outliers: np.ndarray, name: str) -> OneClassDa
     return OneClassDataset(np.vstack([normal, outliers]), y, name, ("x", "y"))
 
 
+@validate_params({**_SIZES, "noise": [Interval(Real, 0, None, closed="left")],
+                  "offset": [Interval(Real, None, None, closed="neither")],
+                  "literal": ["boolean"]}, prefer_skip_nested_validation=True)
 def sine_noise(n_normal: int = 200, n_outliers: int = 50, noise: float = 0.1,
                offset: float = 1.5, seed: int = 0, literal: bool = False) -> OneClassDataset:
     """Synthetic Sine_noise: a noisy sine band (normal) and uniform outliers in [0, 3]^2."""
@@ -52,6 +62,7 @@ def sine_noise(n_normal: int = 200, n_outliers: int = 50, noise: float = 0.1,
                      "sine_noise")
 
 
+@validate_params(_SIZES, prefer_skip_nested_validation=True)
 def square_noise(n_normal: int = 200, n_outliers: int = 50, seed: int = 0) -> OneClassDataset:
     """Synthetic Square_noise: uniform on a square frame (normal), uniform outliers in [0, 3]^2."""
     rng = np.random.default_rng(seed)

@@ -60,9 +60,16 @@ def matched_confusion(y_true, y_pred) -> pd.DataFrame:
 
 
 def _checked_pair(y_true, y_pred) -> tuple[np.ndarray, np.ndarray]:
+    """1-D label arrays of equal, non-zero length without missing values (a NaN is not
+    equal to itself, so each would be a class of its own)."""
     y_true, y_pred = np.asarray(y_true), np.asarray(y_pred)
     if y_true.ndim != 1 or y_pred.ndim != 1:
         raise InputError("y_true and y_pred must be 1-D arrays with one entry per object.")
+    for name, labels in (("y_true", y_true), ("y_pred", y_pred)):
+        if labels.dtype.kind == "f" and np.isnan(labels).any() or \
+                labels.dtype.kind == "O" and pd.isna(labels).any():
+            raise InputError(f"{name} contains NaN or None; every object needs a class and a "
+                             "cluster (drop the unlabelled objects first).")
     if len(y_true) != len(y_pred):
         raise InputError(
             f"y_true has {len(y_true)} entries but y_pred has {len(y_pred)}; pass one true "

@@ -4,17 +4,26 @@ Both accept training/query bags as a :class:`BagDataset` (distances computed her
 mapping of precomputed matrices ``{"min": D, "max": D, ...}`` (rows = query bags, columns =
 training bags; what cross-validation passes), or, with ``metric="precomputed"``, as one
 distance matrix of any kind.
+
+Beyond memory: when a full matrix (``PAIR_BYTES`` per bag pair) would exceed scikit-learn's
+``working_memory`` (``sklearn.set_config(working_memory=MiB)``, 1024 unless changed), fit and
+predict go block by block through :mod:`milab_widgets.mil.nearest` instead: the citation
+radii from each training bag's C nearest training bags, the votes from one block of query
+bags at a time, with the same votes as the full matrices (tests/mil/test_nearest_bags.py).
+Only NCA's tuning of alpha (``metric="integrated"``, ``alpha=None``) still needs the full
+training matrices.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
+from functools import partial
 from numbers import Integral, Real
 
 import numpy as np
 from sklearn.base import BaseEstimator, ClassifierMixin, _fit_context
 from sklearn.preprocessing import StandardScaler
-from sklearn.utils._param_validation import Interval, StrOptions
+from sklearn.utils._param_validation import Interval, StrOptions, validate_params
 from sklearn.utils.validation import check_is_fitted
 
 from milab_widgets.core.neighbor_votes import citation_radii, neighbor_votes
@@ -22,10 +31,10 @@ from milab_widgets.data.bags import BagDataset
 from milab_widgets.exceptions import InputError
 from milab_widgets.mil.distances import METRIC_INPUTS, bag_distances, metric_distance
 from milab_widgets.mil.nca import tune_alpha_nca
+from milab_widgets.mil.nearest import map_distance_blocks, matrices_fit, nearest_in_blocks
 from milab_widgets.mil.validation import (
     check_bags,
     check_binary_labels,
-    check_choice,
     check_distance_matrix,
     check_positive_int,
     check_precomputed,
@@ -61,7 +70,7 @@ class _BagNeighborsClassifier(ClassifierMixin, BaseEstimator):
         matrices = self._training_matrices(X)
         if self.metric == "integrated":
             self.alpha_ = self._tuned_alpha(matrices)
-        self.train_distances_ = np.ascontiguousarray(
+        self.train_distances_ = None if matrices is None else np.ascontiguousarray(
             self._combine(matrices, rows_are_training=True), dtype=np.float64)
         self._fit_neighborhood()
         return self
@@ -83,6 +92,10 @@ class _BagNeighborsClassifier(ClassifierMixin, BaseEstimator):
 
     def reference_indices(self, X) -> np.ndarray:
         """Indices of each query bag's nearest training bags (ties: lower index first)."""
+        if self._blocked(X):
+            return nearest_in_blocks(self.train_bags_, self._checked_queries(X),
+                                     self._n_references(), self._base_kinds(),
+                                     self._block_metric(queries_are_training=False))[1]
         return _nearest(self.query_distances(X), self._n_references())
 
     def decision_function_grid(self, X, ks) -> np.ndarray:
@@ -100,6 +113,12 @@ class _BagNeighborsClassifier(ClassifierMixin, BaseEstimator):
         return self._votes(X, ks, self._radii(ks))
 
     def _votes(self, X, ks: np.ndarray, radii: np.ndarray) -> np.ndarray:
+        if self._blocked(X):  # one block of query bags at a time, through the same kernel
+            votes = map_distance_blocks(
+                self.train_bags_, self._checked_queries(X), self._base_kinds(),
+                self._block_metric(queries_are_training=False),
+                partial(_block_votes, self.y_, ks, radii))
+            return np.concatenate(votes, axis=1)
         distances = np.ascontiguousarray(self.query_distances(X), dtype=np.float64)
         return neighbor_votes(distances, np.arange(len(distances)), np.arange(self.n_train_),
                               self.y_, ks, radii)
@@ -128,6 +147,9 @@ class _BagNeighborsClassifier(ClassifierMixin, BaseEstimator):
         bags = check_bags(X, "X")
         self.scaler_ = StandardScaler().fit(bags.instances) if self.scale == "standard" else None
         self.train_bags_ = self._scaled(bags)
+        if not matrices_fit(self.n_train_, self.n_train_) and not (
+                self.metric == "integrated" and self.alpha is None):
+            return None  # beyond working_memory: radii and votes go block by block
         return bag_distances(self.train_bags_, kinds=self._base_kinds())
 
     def _query_matrices(self, X):
@@ -143,6 +165,24 @@ class _BagNeighborsClassifier(ClassifierMixin, BaseEstimator):
             )
         check_same_features(self.train_bags_, bags)
         return bag_distances(self._scaled(bags), self.train_bags_, kinds=self._base_kinds())
+
+    def _blocked(self, X) -> bool:
+        """Whether query bags X take the blocked route: distances computed here (not
+        precomputed) and a query x train matrix beyond ``working_memory``."""
+        check_is_fitted(self, "train_distances_")
+        return (isinstance(X, BagDataset) and getattr(self, "train_bags_", None) is not None
+                and self.metric != "precomputed" and not matrices_fit(len(X), self.n_train_))
+
+    def _checked_queries(self, X) -> BagDataset:
+        bags = check_bags(X, "X")
+        check_same_features(self.train_bags_, bags)
+        return self._scaled(bags)
+
+    def _block_metric(self, queries_are_training: bool):
+        """``combine`` of :func:`~milab_widgets.mil.nearest.map_distance_blocks` for this
+        metric (rows: training bags; columns: the block's query bags)."""
+        return partial(_metric_block, self.metric, getattr(self, "alpha_", None), self.y_,
+                       queries_are_training)
 
     def _base_kinds(self) -> tuple:
         return tuple(dict.fromkeys(METRIC_INPUTS[self.metric]))
@@ -194,7 +234,8 @@ class BagKNN(_BagNeighborsClassifier):
 
     Attributes
     ----------
-    alpha_ : float (integrated only); y_ : training labels; train_distances_ : (n, n).
+    alpha_ : float (integrated only); y_ : training labels; train_distances_ : (n, n), or
+    None when the training matrices would exceed ``working_memory`` (see the module notes).
 
     Examples
     --------
@@ -288,7 +329,41 @@ class CitationKNN(_BagNeighborsClassifier):
 
     def _radii(self, ks: np.ndarray) -> np.ndarray:
         citers = np.array([self._n_citers(k) for k in ks], dtype=np.int64)
+        if self.train_distances_ is None:
+            return self._blocked_radii(citers)
         return citation_radii(self.train_distances_, np.arange(self.n_train_), citers)
+
+    def _blocked_radii(self, citers: np.ndarray) -> np.ndarray:
+        """:func:`citation_radii` from each training bag's nearest other training bags
+        (:func:`~milab_widgets.mil.nearest.nearest_in_blocks`), never the n x n matrix."""
+        radii = np.full((len(citers), self.n_train_), np.inf)
+        k = min(int(citers.max()), self.n_train_ - 1)
+        if k >= 1:
+            nearest, _ = nearest_in_blocks(self.train_bags_, None, k, self._base_kinds(),
+                                           self._block_metric(queries_are_training=True))
+            for i, c in enumerate(citers):
+                if c <= k:  # a bag with fewer than C others keeps an infinite radius
+                    radii[i] = nearest[:, c - 1]
+        return radii
+
+
+def _metric_block(metric, alpha, labels, queries_are_training, matrices, start, stop):
+    """One (training bags, query block) matrix of ``metric``, as ``_combine`` would give
+    its transpose. "adapted" keys each pair on the training bag whose neighbours are
+    ranked: the row's bag for query bags, the column's own label for training bags."""
+    if metric != "adapted":
+        return metric_distance(matrices, metric, alpha=alpha)
+    if queries_are_training:
+        return metric_distance(matrices, metric, labels=labels[start:stop])
+    return metric_distance({kind: matrices[kind].T for kind in ("min", "max")}, metric,
+                           labels=labels).T
+
+
+def _block_votes(labels, ks, radii, distances, start, stop):
+    """:func:`neighbor_votes` of one block's query bags (the columns of ``distances``)."""
+    by_query = np.ascontiguousarray(distances.T)
+    return neighbor_votes(by_query, np.arange(len(by_query)), np.arange(len(labels)), labels,
+                          ks, radii)
 
 
 def _nearest(distances: np.ndarray, k: int) -> np.ndarray:
@@ -300,9 +375,11 @@ def _nearest(distances: np.ndarray, k: int) -> np.ndarray:
 CLASSIFIERS = {"citation-knn": CitationKNN, "knn": BagKNN}
 
 
+@validate_params({"name": [StrOptions(set(CLASSIFIERS))],
+                  "k": [Interval(Integral, 1, None, closed="left")]},
+                 prefer_skip_nested_validation=True)
 def make_bag_classifier(name: str, k: int, **params) -> _BagNeighborsClassifier:
     """``CitationKNN(references=k)`` (citers = k + 2, the paper's rule) or ``BagKNN(n_neighbors=k)``."""
-    check_choice(name, CLASSIFIERS, "classifier")
     if name == "citation-knn":
         return CitationKNN(references=k, **params)
     return BagKNN(n_neighbors=k, **params)

@@ -65,10 +65,11 @@ def check_class_labels(y, name: str = "y") -> np.ndarray:
 
 def check_distance_matrix(matrix, n_rows: int | None, n_cols: int, what: str) -> np.ndarray:
     """A finite, non-negative real float matrix of the expected shape."""
-    if np.iscomplexobj(matrix):
+    matrix = np.asarray(matrix)
+    if matrix.dtype.kind == "c":
         raise InputError(f"{what} holds complex numbers; pass real distances.")
     try:
-        matrix = np.asarray(matrix, dtype=np.float64)
+        matrix = matrix.astype(np.float64, copy=False)
     except (TypeError, ValueError):
         raise InputError(f"{what} must be a numeric matrix of distances, got "
                          f"{type(matrix).__name__} that does not convert to floats.") from None
@@ -113,23 +114,3 @@ def check_positive_int(value, name: str) -> int:
         raise InputError(f"{name} must be a positive integer, got {value!r}.")
     return int(value)
 
-
-def check_positive_float(value, name: str) -> float:
-    try:
-        number = float(value)
-    except (TypeError, ValueError):
-        raise InputError(f"{name} must be a positive number, got {value!r}.") from None
-    if not np.isfinite(number) or number <= 0:
-        raise InputError(f"{name} must be a positive, finite number, got {value!r}.")
-    return number
-
-
-def check_non_negative_float(value, name: str) -> float:
-    """``value`` as a finite float >= 0, or an InputError naming ``name``."""
-    try:
-        number = float(value)
-    except (TypeError, ValueError):
-        raise InputError(f"{name} must be a number >= 0, got {value!r}.") from None
-    if not np.isfinite(number) or number < 0:
-        raise InputError(f"{name} must be a finite number >= 0, got {value!r}.")
-    return number

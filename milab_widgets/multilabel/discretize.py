@@ -13,13 +13,14 @@ need not fall into bin 0).
 
 from __future__ import annotations
 
+from numbers import Integral
+
 import numpy as np
 import scipy.sparse
-from sklearn.base import BaseEstimator, TransformerMixin
+from sklearn.base import BaseEstimator, TransformerMixin, _fit_context
+from sklearn.utils._param_validation import Interval
 
 from milab_widgets.data.arrays import check_features
-from milab_widgets.exceptions import InputError
-from milab_widgets.mil.validation import check_positive_int
 
 __all__ = ["Discretizer", "column_range"]
 
@@ -48,6 +49,8 @@ class Discretizer(TransformerMixin, BaseEstimator):
     [0, 1, 1]
     """
 
+    _parameter_constraints: dict = {"n_bins": [Interval(Integral, 2, None, closed="left")]}
+
     def __init__(self, n_bins: int = 2):
         self.n_bins = n_bins
 
@@ -57,11 +60,10 @@ class Discretizer(TransformerMixin, BaseEstimator):
         tags.transformer_tags.preserves_dtype = []  # the output is int64 codes
         return tags
 
+    @_fit_context(prefer_skip_nested_validation=True)
     def fit(self, X, y=None) -> Discretizer:
         """Record each feature's training range and its equal-width edges."""
-        n_bins = check_positive_int(self.n_bins, "n_bins")
-        if n_bins < 2:
-            raise InputError(f"n_bins must be at least 2, got {n_bins}.")
+        n_bins = int(self.n_bins)
         X = check_features(self, X, reset=True, sparse=True)
         low, high = column_range(X)
         self.bin_edges_ = low[:, None] + (high - low)[:, None] * np.linspace(0, 1, n_bins + 1)

@@ -23,7 +23,7 @@ from __future__ import annotations
 import warnings
 
 import numpy as np
-from sklearn.base import BaseEstimator, TransformerMixin
+from sklearn.base import BaseEstimator, TransformerMixin, _fit_context
 from sklearn.preprocessing import KernelCenterer
 
 from milab_widgets.data.arrays import check_features
@@ -31,6 +31,8 @@ from milab_widgets.exceptions import InputError
 from milab_widgets.multilabel.kernel_operators import gaussian_kernel, median_distance
 from milab_widgets.multilabel.mddm_solvers import label_eigenvectors, solve_direct
 from milab_widgets.multilabel.validation import (
+    AT_LEAST_ONE,
+    POSITIVE,
     MultiLabelMixin,
     check_multilabel_data,
     constant_labels,
@@ -57,15 +59,21 @@ class LeastSquaresKCCA(MultiLabelMixin, TransformerMixin, BaseEstimator):
     n_features_in_ : int; feature_names_in_ : array of str (DataFrame input only)
     """
 
+    _parameter_constraints: dict = {
+        "ridge": [POSITIVE],  # K_c is singular (H 1 = 0): ridge 0 has no solution
+        "n_components": [AT_LEAST_ONE, None],
+        "kernel_width": [POSITIVE, None],
+    }
+
     def __init__(self, ridge: float = 1.0, n_components: int | None = None,
                  kernel_width: float | None = None):
         self.ridge = ridge
         self.n_components = n_components
         self.kernel_width = kernel_width
 
+    @_fit_context(prefer_skip_nested_validation=True)
     def fit(self, X, Y) -> LeastSquaresKCCA:
-        if not float(self.ridge) > 0:
-            raise InputError(f"ridge must be > 0 (K_c is singular: H 1 = 0), got {self.ridge!r}.")
+        """Learn the coefficients from training points X and their 0/1 labels Y."""
         X, Y = check_multilabel_data(self, X, Y)
         Y = Y.astype(np.float64)
         if not Y.any():

@@ -43,14 +43,16 @@ Examples
 
 from __future__ import annotations
 
+from numbers import Real
+
 import numpy as np
 import scipy.sparse
-from sklearn.base import BaseEstimator, TransformerMixin
+from sklearn.base import BaseEstimator, TransformerMixin, _fit_context
 from sklearn.metrics.pairwise import euclidean_distances
+from sklearn.utils._param_validation import Interval, StrOptions
 
 from milab_widgets.data.arrays import check_features
 from milab_widgets.exceptions import InputError
-from milab_widgets.mil.validation import check_choice, check_non_negative_float
 from milab_widgets.multilabel.block_krylov import block_cg, block_lsqr
 from milab_widgets.multilabel.kernel_operators import (
     MEDIAN_MAX_POINTS,
@@ -69,6 +71,8 @@ from milab_widgets.multilabel.mddm_solvers import (
 )
 from milab_widgets.multilabel.stiefel import stiefel_least_squares
 from milab_widgets.multilabel.validation import (
+    AT_LEAST_ONE,
+    POSITIVE,
     MultiLabelMixin,
     check_multilabel_data,
     constant_labels,
@@ -78,7 +82,6 @@ __all__ = ["SOLVERS", "KernelMDDM", "distinct_rows"]
 
 SOLVERS = ("eig", "lobpcg", "lsqr", "direct", "orthogonal")
 KRYLOV = ("lsqr", "cg")
-APPROXIMATIONS = (None, "nystroem")
 #: Solvers that solve least-squares problems, where ``ridge`` and ``kernel_approx`` apply.
 LEAST_SQUARES = ("lsqr", "direct")
 
@@ -146,6 +149,19 @@ class KernelMDDM(MultiLabelMixin, TransformerMixin, BaseEstimator):
     ACM TKDD 4(3). The LSkMDDM paper (LSkMDDM), reconstructed in ``papers/LSkMDDM.md``.
     """
 
+    _parameter_constraints: dict = {
+        "solver": [StrOptions(set(SOLVERS))],
+        "ridge": [Interval(Real, 0, None, closed="left")],
+        "n_components": [AT_LEAST_ONE, None],
+        "kernel_width": [POSITIVE, None],
+        "kernel_approx": [StrOptions({"nystroem"}), None],
+        "n_landmarks": [AT_LEAST_ONE],
+        "krylov": [StrOptions(set(KRYLOV))],
+        "tol": [POSITIVE],
+        "max_iter": [AT_LEAST_ONE, None],
+        "random_state": ["random_state"],
+    }
+
     def __init__(self, solver: str = "eig", ridge: float = 0.0, n_components: int | None = None,
                  kernel_width: float | None = None, kernel_approx: str | None = None,
                  n_landmarks: int = 1000, krylov: str = "lsqr", tol: float = 1e-2,
@@ -162,6 +178,7 @@ class KernelMDDM(MultiLabelMixin, TransformerMixin, BaseEstimator):
         self.random_state = random_state
 
     # -- fitting -----------------------------------------------------------------------------
+    @_fit_context(prefer_skip_nested_validation=True)
     def fit(self, X, Y) -> KernelMDDM:
         """Learn P from training points X (n x d) and their 0/1 labels Y (n x c)."""
         self._check_params()
@@ -245,10 +262,9 @@ class KernelMDDM(MultiLabelMixin, TransformerMixin, BaseEstimator):
 
     # -- validation --------------------------------------------------------------------------
     def _check_params(self) -> None:
-        check_choice(self.solver, SOLVERS, "solver")
-        check_choice(self.krylov, KRYLOV, "krylov")
-        check_choice(self.kernel_approx, APPROXIMATIONS, "kernel_approx")
-        ridge = check_non_negative_float(self.ridge, "ridge")
+        """The combinations ``_parameter_constraints`` cannot express (each value alone
+        was checked against them)."""
+        ridge = float(self.ridge)
         if ridge > 0 and self.solver not in LEAST_SQUARES:
             raise InputError(
                 f"ridge={self.ridge} applies to the least-squares solvers {LEAST_SQUARES} "
@@ -265,15 +281,6 @@ class KernelMDDM(MultiLabelMixin, TransformerMixin, BaseEstimator):
                 "the Nystroem kernel is singular (rank <= n_landmarks); use ridge > 0 or "
                 "solver='direct'."
             )
-        if self.kernel_width is not None and not float(self.kernel_width) > 0:
-            raise InputError(f"kernel_width must be > 0 or None, got {self.kernel_width!r}.")
-        if not float(self.tol) > 0:
-            raise InputError(f"tol must be > 0, got {self.tol!r}.")
-        if self.n_components is not None and (
-                isinstance(self.n_components, bool) or
-                not isinstance(self.n_components, (int, np.integer)) or self.n_components < 1):
-            raise InputError(f"n_components must be a positive integer or None, got "
-                             f"{self.n_components!r}.")
 
     def _check_data(self, X, Y) -> tuple:
         X, Y = check_multilabel_data(self, X, Y)

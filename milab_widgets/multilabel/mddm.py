@@ -24,15 +24,19 @@ are sparse products (the d x d constraint is dense, as the spc variant needs it)
 
 from __future__ import annotations
 
+from numbers import Real
+
 import numpy as np
 import scipy.linalg
 import scipy.sparse
+from sklearn.utils._param_validation import Interval, StrOptions
+from sklearn.utils.validation import check_is_fitted
 
 from milab_widgets.exceptions import InputError
-from milab_widgets.mil.validation import check_choice
 from milab_widgets.multilabel.discretize import column_range
 from milab_widgets.multilabel.mddm_solvers import label_eigenvectors
 from milab_widgets.multilabel.selection import FeatureSelector
+from milab_widgets.multilabel.validation import AT_LEAST_ONE
 
 __all__ = ["MDDMRanking"]
 
@@ -62,6 +66,13 @@ class MDDMRanking(FeatureSelector):
         All features, most weighted first.
     """
 
+    _parameter_constraints: dict = {
+        **FeatureSelector._parameter_constraints,
+        "variant": [StrOptions(set(VARIANTS))],
+        "mu": [Interval(Real, 0, 1, closed="both")],
+        "n_components": [AT_LEAST_ONE, None],
+    }
+
     def __init__(self, n_features: int = 10, variant: str = "proj", mu: float = 0.5,
                  n_components: int | None = None):
         self.n_features = n_features
@@ -70,9 +81,6 @@ class MDDMRanking(FeatureSelector):
         self.n_components = n_components
 
     def _fit(self, X, Y) -> None:
-        check_choice(self.variant, VARIANTS, "variant")
-        if not 0.0 <= float(self.mu) <= 1.0:
-            raise InputError(f"mu must lie in [0, 1], got {self.mu!r}.")
         r = self._components(X.shape[1], Y.shape[1])
         products = _centred_products(X, Y.astype(np.float64), self.variant == "spc")
         dependence_factor = products[0]  # A = X^T H Y, S = A A^T
@@ -87,14 +95,14 @@ class MDDMRanking(FeatureSelector):
 
     def selection(self, n_features: int) -> np.ndarray:
         """The ``n_features`` most weighted features."""
+        check_is_fitted(self, "ranking_")
         return self.ranking_[: self._check_size(n_features, len(self.ranking_))].copy()
 
     def _components(self, n_features_in: int, n_labels: int) -> int:
         if self.n_components is None:
             return min(n_labels, n_features_in)
         most = min(n_labels, n_features_in)
-        if not isinstance(self.n_components, (int, np.integer)) or \
-                not 1 <= self.n_components <= most:
+        if self.n_components > most:
             raise InputError(
                 f"n_components must be None or an integer in [1, {most}] (S has rank at most "
                 f"min(labels, features)), got {self.n_components!r}."

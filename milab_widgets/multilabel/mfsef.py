@@ -27,7 +27,11 @@ feature index first. With k <= |E| the selection is the first k experts.
 
 from __future__ import annotations
 
+from numbers import Integral
+
 import numpy as np
+from sklearn.utils._param_validation import Interval
+from sklearn.utils.validation import check_is_fitted
 
 from milab_widgets.core.information import joint_codes, pairwise_mutual_information
 from milab_widgets.exceptions import InputError
@@ -37,6 +41,7 @@ from milab_widgets.multilabel.selection import (
     discretize,
     top_features,
 )
+from milab_widgets.multilabel.validation import AT_LEAST_TWO
 
 __all__ = ["MFSEF", "MFSLS", "sampling_counts"]
 
@@ -45,6 +50,9 @@ DEFAULT_RATIOS = (0.6, 0.3, 0.1)
 
 class _SubspaceSelector(FeatureSelector):
     """Rank by a relevance score, split into parts, sample the least redundant of each."""
+
+    _parameter_constraints: dict = {**FeatureSelector._parameter_constraints,
+                                    "ratios": ["array-like"], "n_bins": [AT_LEAST_TWO]}
 
     def _fit(self, X, Y) -> None:
         self.ratios_ = _check_ratios(self.ratios)
@@ -61,6 +69,7 @@ class _SubspaceSelector(FeatureSelector):
 
     def selection(self, n_features: int) -> np.ndarray:
         """Experts, then each part's least redundant features, ``n_features`` in all."""
+        check_is_fitted(self, "subspaces_")
         n_features = self._check_size(n_features, self.n_features_in_)
         experts = self.experts_[:n_features]
         sizes = [len(part) for part in self.subspaces_]
@@ -121,6 +130,12 @@ class MFSEF(_SubspaceSelector):
     restatement in papers/MFSEF.md.
     """
 
+    _parameter_constraints: dict = {
+        **_SubspaceSelector._parameter_constraints,
+        "n_experts": [Interval(Integral, 0, None, closed="left")],
+        "experts": ["array-like", None],
+    }
+
     def __init__(self, n_features: int = 10, n_experts: int = 4, experts=None,
                  ratios=DEFAULT_RATIOS, n_bins: int = 2):
         self.n_features = n_features
@@ -131,16 +146,15 @@ class MFSEF(_SubspaceSelector):
 
     def _experts(self, n_features_in: int) -> np.ndarray:
         if self.experts is not None:
-            chosen = np.asarray(self.experts, dtype=np.int64).ravel()
-            if chosen.size == 0 or len(np.unique(chosen)) != chosen.size or \
+            chosen = np.asarray(self.experts).ravel()
+            if chosen.dtype.kind not in "iu" or chosen.size == 0 or len(np.unique(chosen)) != chosen.size or \
                     chosen.min() < 0 or chosen.max() >= n_features_in:
                 raise InputError(
-                    f"experts must be distinct feature indices in [0, {n_features_in}), got "
-                    f"{chosen.tolist()[:8]}; pass None to pick the top-MI features."
+                    f"experts must be distinct integer feature indices in [0, {n_features_in}), "
+                    f"got {chosen.tolist()[:8]}; pass None to pick the top-MI features."
                 )
-            return chosen
-        if not isinstance(self.n_experts, (int, np.integer)) or \
-                not 0 <= self.n_experts < n_features_in:
+            return chosen.astype(np.int64)
+        if self.n_experts >= n_features_in:
             raise InputError(
                 f"n_experts must be an integer in [0, {n_features_in}), got {self.n_experts!r}."
             )
@@ -184,10 +198,11 @@ def sampling_counts(total: int, ratios, sizes) -> list[int]:
 
 
 def _check_ratios(ratios) -> np.ndarray:
-    values = np.asarray(ratios, dtype=np.float64).ravel()
-    if values.size == 0 or (values <= 0).any() or not np.isclose(values.sum(), 1.0):
+    values = np.asarray(ratios).ravel()
+    if values.dtype.kind not in "iuf" or values.size == 0 or not (values > 0).all() or \
+            not np.isclose(values.sum(), 1.0):
         raise InputError(
             f"ratios must be positive numbers summing to 1 (one per local subspace), got "
-            f"{list(ratios)}; the paper uses (0.6, 0.3, 0.1)."
+            f"{values.tolist()}; the paper uses (0.6, 0.3, 0.1)."
         )
-    return values
+    return values.astype(np.float64)

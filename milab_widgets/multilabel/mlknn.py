@@ -26,13 +26,17 @@ from __future__ import annotations
 
 import numpy as np
 import scipy.sparse
-from sklearn.base import BaseEstimator, ClassifierMixin
+from sklearn.base import BaseEstimator, ClassifierMixin, _fit_context
 
 from milab_widgets.core.neighbors import _BLOCK_FLOATS, _top_k_block, nearest_neighbors
 from milab_widgets.data.arrays import check_features
 from milab_widgets.exceptions import InputError
-from milab_widgets.mil.validation import check_positive_float, check_positive_int
-from milab_widgets.multilabel.validation import MultiLabelMixin, check_multilabel_data
+from milab_widgets.multilabel.validation import (
+    AT_LEAST_ONE,
+    POSITIVE,
+    MultiLabelMixin,
+    check_multilabel_data,
+)
 
 __all__ = ["DECISION_THRESHOLD", "MLkNN", "decide"]
 
@@ -71,14 +75,16 @@ class MLkNN(MultiLabelMixin, ClassifierMixin, BaseEstimator):
     [[1, 0], [0, 1]]
     """
 
+    _parameter_constraints: dict = {"k": [AT_LEAST_ONE], "s": [POSITIVE]}
+
     def __init__(self, k: int = 10, s: float = 1.0):
         self.k = k
         self.s = s
 
+    @_fit_context(prefer_skip_nested_validation=True)
     def fit(self, X, Y) -> MLkNN:
         """Estimate priors and likelihoods from the training set's leave-self-out neighbours."""
-        k = check_positive_int(self.k, "k")
-        s = check_positive_float(self.s, "s")
+        k, s = int(self.k), float(self.s)
         X, Y = check_multilabel_data(self, X, Y)
         if k >= X.shape[0]:
             raise InputError(

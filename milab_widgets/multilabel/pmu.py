@@ -28,12 +28,14 @@ first selected feature maximises J with S empty; ties go to the lower feature in
 from __future__ import annotations
 
 import numpy as np
+from sklearn.utils.validation import check_is_fitted
 
 from milab_widgets.multilabel.selection import (
     FeatureSelector,
     LabelEntropies,
     discretize,
 )
+from milab_widgets.multilabel.validation import AT_LEAST_TWO
 
 __all__ = ["PMU"]
 
@@ -60,6 +62,9 @@ class PMU(FeatureSelector):
         J of each selected feature when it was picked.
     """
 
+    _parameter_constraints: dict = {**FeatureSelector._parameter_constraints,
+                                    "n_bins": [AT_LEAST_TWO]}
+
     def __init__(self, n_features: int = 10, n_bins: int = 2):
         self.n_features = n_features
         self.n_bins = n_bins
@@ -76,6 +81,7 @@ class PMU(FeatureSelector):
 
     def selection(self, n_features: int) -> np.ndarray:
         """The first ``n_features`` greedy picks."""
+        check_is_fitted(self, "_order")
         return self._order[: self._check_size(n_features, len(self._order))].copy()
 
 

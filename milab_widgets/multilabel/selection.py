@@ -17,7 +17,8 @@ from dataclasses import dataclass
 
 import numpy as np
 import scipy.sparse
-from sklearn.base import BaseEstimator, TransformerMixin
+from sklearn.base import BaseEstimator, TransformerMixin, _fit_context
+from sklearn.utils._param_validation import validate_params
 from sklearn.utils.validation import _check_feature_names_in, check_array, check_is_fitted
 
 from milab_widgets.core.information import label_joint_entropies
@@ -26,7 +27,12 @@ from milab_widgets.data.multilabel import as_label_matrix
 from milab_widgets.exceptions import InputError
 from milab_widgets.mil.validation import check_positive_int
 from milab_widgets.multilabel.discretize import Discretizer
-from milab_widgets.multilabel.validation import MultiLabelMixin, check_multilabel_data
+from milab_widgets.multilabel.validation import (
+    AT_LEAST_ONE,
+    AT_LEAST_TWO,
+    MultiLabelMixin,
+    check_multilabel_data,
+)
 
 __all__ = ["FeatureSelector", "LabelEntropies", "label_relevance", "top_features"]
 
@@ -66,11 +72,15 @@ class LabelEntropies:
 
 class FeatureSelector(MultiLabelMixin, TransformerMixin, BaseEstimator):
     """Base of the selectors: subclasses implement ``_fit(X, Y)`` (learn the criterion) and
-    ``selection(n_features)`` (the first ``n_features`` indices in selection order)."""
+    ``selection(n_features)`` (the first ``n_features`` indices in selection order), and
+    extend ``_parameter_constraints`` with their own parameters."""
 
+    _parameter_constraints: dict = {"n_features": [AT_LEAST_ONE]}
+
+    @_fit_context(prefer_skip_nested_validation=True)
     def fit(self, X, Y) -> FeatureSelector:
         """Validate, fit the selector's criterion, and set ``selected_``."""
-        n_features = check_positive_int(self.n_features, "n_features")
+        n_features = int(self.n_features)
         X, Y = check_multilabel_data(self, X, Y)
         if n_features > X.shape[1]:
             raise InputError(
@@ -92,6 +102,7 @@ class FeatureSelector(MultiLabelMixin, TransformerMixin, BaseEstimator):
         return _check_feature_names_in(self, input_features)[self.selected_]
 
     def _check_size(self, n_features: int, available: int) -> int:
+        """``n_features`` of ``selection``, at most ``available``."""
         n_features = check_positive_int(n_features, "n_features")
         if n_features > available:
             raise InputError(
@@ -108,6 +119,8 @@ def discretize(X: np.ndarray, n_bins: int) -> tuple[np.ndarray, np.ndarray]:
     return np.ascontiguousarray(discretizer.transform(X).T), discretizer.n_states_
 
 
+@validate_params({"X": ["array-like", "sparse matrix"], "Y": ["array-like", "sparse matrix"],
+                  "n_bins": [AT_LEAST_TWO]}, prefer_skip_nested_validation=True)
 def label_relevance(X, Y, n_bins: int = 2) -> np.ndarray:
     """FMI(f; L) = sum_l I(f; l) of every feature, after equal-width discretisation (the
     ranking that picks MFSEF's automatic experts)."""

@@ -12,16 +12,26 @@ and is returned dense: the label matrix is small (n x L) and every estimator cou
 
 from __future__ import annotations
 
+from numbers import Integral, Real
+
 import numpy as np
 import scipy.sparse
 from sklearn.utils import ClassifierTags
+from sklearn.utils._param_validation import Interval
 from sklearn.utils.multiclass import type_of_target
 
 from milab_widgets.data.arrays import check_features
 from milab_widgets.data.multilabel import as_label_matrix
 from milab_widgets.exceptions import InputError
 
-__all__ = ["MultiLabelMixin", "check_multilabel_data", "constant_labels"]
+__all__ = ["AT_LEAST_ONE", "AT_LEAST_TWO", "POSITIVE", "MultiLabelMixin",
+           "check_multilabel_data", "constant_labels"]
+
+#: Declared-constraint building blocks (scikit-learn's ``Interval``) of the estimators'
+#: ``_parameter_constraints``: an int >= 1, an int >= 2, a finite float > 0.
+AT_LEAST_ONE = Interval(Integral, 1, None, closed="left")
+AT_LEAST_TWO = Interval(Integral, 2, None, closed="left")
+POSITIVE = Interval(Real, 0, None, closed="neither")
 
 
 class MultiLabelMixin:

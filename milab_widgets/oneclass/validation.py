@@ -38,10 +38,11 @@ def check_sample_weight(sample_weight, n_samples: int) -> np.ndarray:
     """Non-negative finite weights, one per sample, not all zero (None: all ones)."""
     if sample_weight is None:
         return np.ones(n_samples)
-    if np.iscomplexobj(sample_weight):
+    weights = np.asarray(sample_weight)
+    if weights.dtype.kind == "c":
         raise InputError("sample_weight holds complex numbers; pass real weights.")
     try:
-        weights = np.asarray(sample_weight, dtype=np.float64)
+        weights = weights.astype(np.float64)
     except (TypeError, ValueError):
         raise InputError("sample_weight must hold numbers, one weight per sample; got "
                          f"{type(sample_weight).__name__} that does not convert.") from None

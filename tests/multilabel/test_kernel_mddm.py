@@ -8,7 +8,6 @@ from scipy.sparse.linalg import lsqr
 from scipy.spatial.distance import cdist, pdist
 from sklearn.base import clone
 
-from milab_widgets.exceptions import InputError
 from milab_widgets.multilabel import KernelMDDM
 from milab_widgets.multilabel.kernel_operators import (
     gaussian_kernel,
@@ -200,7 +199,7 @@ def test_bad_data_gets_clear_errors(data, change, message):
     ({"n_components": 9}, "rank"),
 ])
 def test_bad_parameters_get_clear_errors(data, params, message):
-    with pytest.raises(InputError, match=message):
+    with pytest.raises(ValueError, match=message):  # InputError or InvalidParameterError
         KernelMDDM(**params).fit(*data)
 
 

@@ -4,7 +4,6 @@ import numpy as np
 import pytest
 from scipy.spatial.distance import cdist, pdist
 
-from milab_widgets.exceptions import InputError
 from milab_widgets.multilabel.kcca import LeastSquaresKCCA
 
 
@@ -27,7 +26,7 @@ def test_matches_the_explicit_formula():
 
 
 def test_ridge_must_be_positive():
-    with pytest.raises(InputError, match="ridge"):
+    with pytest.raises(ValueError, match=r"'ridge' parameter of LeastSquaresKCCA .* \(0.0, inf\)"):
         LeastSquaresKCCA(ridge=0).fit(np.ones((5, 2)) * np.arange(5)[:, None], np.eye(5)[:, :2])
 
 

@@ -7,7 +7,6 @@ from sklearn.base import clone
 from sklearn.exceptions import NotFittedError
 
 from milab_widgets.core.neighbors import nearest_neighbors
-from milab_widgets.exceptions import InputError
 from milab_widgets.multilabel import MLkNN, metrics
 from milab_widgets.multilabel.mlknn import DECISION_THRESHOLD, decide
 
@@ -93,8 +92,8 @@ def test_mlknn_follows_the_estimator_contract():
 
 
 @pytest.mark.parametrize("params, X, Y, message", [
-    ({"k": 0}, np.zeros((5, 2)), np.zeros((5, 1)), "k must be a positive integer"),
-    ({"s": 0.0}, np.zeros((5, 2)), np.zeros((5, 1)), "s must be a positive"),
+    ({"k": 0}, np.zeros((5, 2)), np.zeros((5, 1)), "'k' parameter of MLkNN must be an int in the range"),
+    ({"s": 0.0}, np.zeros((5, 2)), np.zeros((5, 1)), "'s' parameter of MLkNN must be a float in the range"),
     ({"k": 5}, np.zeros((5, 2)), np.zeros((5, 1)), "needs more than k training"),
     ({}, np.zeros((5, 2)), np.full((5, 1), 2), "only 0 and 1"),
     ({}, np.zeros((5, 2)), np.zeros((4, 1)), "4 rows but there are 5"),

@@ -1,0 +1,85 @@
+"""Bad arguments to the public functions: declared with scikit-learn's ``validate_params``,
+so a value out of range or of the wrong type is refused with InvalidParameterError naming
+the argument and the allowed values; and the functions' silent-result cases of issue 25."""
+
+import numpy as np
+import pytest
+from sklearn.utils._param_validation import InvalidParameterError
+
+from milab_widgets.data.synthetic_bags import synthetic_two_view_bags
+from milab_widgets.data.synthetic_oneclass import sine_noise, square_noise
+from milab_widgets.evaluation.clustering_scores import clustering_accuracy
+from milab_widgets.exceptions import InputError
+from milab_widgets.mil import (
+    bag_distances,
+    bag_kernel_matrices,
+    golden_section_maximize,
+    integrated_distance,
+    metric_distance,
+    nca_alpha_curve,
+    nca_objective,
+    tune_alpha_nca,
+)
+from milab_widgets.mil.bamic import k_medoids
+from milab_widgets.mil.neighbors import make_bag_classifier
+from milab_widgets.multilabel.selection import label_relevance
+from tests.bad_input.cases import bags
+
+D = np.array([[0.0, 1.0, 2.0], [1.0, 0.0, 1.5], [2.0, 1.5, 0.0]])
+Y = [0, 1, 0]
+
+#: (call taking the bad value, function name, argument name, bad values)
+CASES = [
+    (lambda v: nca_objective(D, Y, sigma=v), "nca_objective", "sigma", [-1, 0, "1", np.nan]),
+    (lambda v: tune_alpha_nca(D, D, Y, v), "tune_alpha_nca", "sigma", [-1, 0, "1"]),
+    (lambda v: tune_alpha_nca(D, D, Y, 1.0, grid=v), "tune_alpha_nca", "grid", [1, 2.5, "11"]),
+    (lambda v: tune_alpha_nca(D, D, Y, 1.0, tol=v), "tune_alpha_nca", "tol", [0, -1, "1e-4"]),
+    (lambda v: nca_alpha_curve(D, D, Y, v, [0.5]), "nca_alpha_curve", "sigma", [-1, "a"]),
+    (lambda v: golden_section_maximize(np.sin, 0, 1, tol=v), "golden_section_maximize", "tol",
+     [0, -1, "a"]),
+    (lambda v: golden_section_maximize(v, 0, 1), "golden_section_maximize", "func", [1.0, "f"]),
+    (lambda v: golden_section_maximize(np.sin, v, 1), "golden_section_maximize", "low",
+     [np.nan, np.inf, "0"]),
+    (lambda v: integrated_distance(D, D, v), "integrated_distance", "alpha", [-0.1, 1.5, "a"]),
+    (lambda v: metric_distance({"min": D}, v), "metric_distance", "metric", ["euclid", 3]),
+    (lambda v: bag_distances(bags(), precision=v), "bag_distances", "precision", ["float16"]),
+    (lambda v: k_medoids(D, [0, 1], max_iter=v), "k_medoids", "max_iter", [0, -3, 2.5]),
+    (lambda v: bag_kernel_matrices([bags()], v), "bag_kernel_matrices", "kernel", ["rbf"]),
+    (lambda v: bag_kernel_matrices([bags()], "minimax", degree=v), "bag_kernel_matrices",
+     "degree", [0, 2.5]),
+    (lambda v: make_bag_classifier("knn", v), "make_bag_classifier", "k", [0, 1.5]),
+    (lambda v: make_bag_classifier(v, 3), "make_bag_classifier", "name", ["svm"]),
+    (lambda v: label_relevance(np.eye(4), np.eye(4), n_bins=v), "label_relevance", "n_bins",
+     [1, 2.5]),
+    (lambda v: sine_noise(n_normal=v), "sine_noise", "n_normal", [0, -1, 2.5]),
+    (lambda v: sine_noise(noise=v), "sine_noise", "noise", [-0.1, "a"]),
+    (lambda v: square_noise(n_normal=v), "square_noise", "n_normal", [0, -1]),
+    (lambda v: square_noise(seed=v), "square_noise", "seed", ["abc", -1]),
+    (lambda v: synthetic_two_view_bags(bags_per_cluster=v), "synthetic_two_view_bags",
+     "bags_per_cluster", [2.5, 0]),
+    (lambda v: synthetic_two_view_bags(spread=v), "synthetic_two_view_bags", "spread", [0, -1]),
+]
+
+
+@pytest.mark.parametrize("call, function, name, value", [
+    pytest.param(call, function, name, value, id=f"{function}-{name}-{value!r}")
+    for call, function, name, values in CASES for value in values])
+def test_bad_argument_is_refused_naming_it(call, function, name, value):
+    with pytest.raises(InvalidParameterError, match=f"The '{name}' parameter of {function} "
+                                                    "must be"):
+        call(value)
+
+
+@pytest.mark.parametrize("y_true, y_pred, name", [
+    ([0, 1, np.nan, 1], [0, 1, 1, 1], "y_true"),
+    ([0, 1, 1, 1], [0.0, 1.0, np.nan, 1.0], "y_pred"),
+    (np.array([0, None, 1, 1], dtype=object), [0, 1, 1, 1], "y_true"),
+])
+def test_clustering_accuracy_refuses_missing_labels(y_true, y_pred, name):
+    with pytest.raises(InputError, match=f"{name} contains NaN or None"):
+        clustering_accuracy(y_true, y_pred)
+
+
+def test_synthetic_view_dimensions_are_checked():
+    with pytest.raises(InputError, match="n_features must be two positive integers"):
+        synthetic_two_view_bags(n_features=(4,))
