@@ -84,11 +84,14 @@ def soak_notebook(paper: str, panel_repeats: int, folder: Path, cells: str = "pa
 
 
 def panel_cells_executed(executed: Path, panel_repeats: int) -> int:
-    """How many of the notebook's trailing panel cells ran to completion."""
+    """How many of the notebook's trailing panel cells were executed (sent to the kernel,
+    which numbered them), a stalled one included; read right after the run, as the next
+    round overwrites the notebook. papermill marks every cell "completed" at the end, even
+    after a dead kernel, so the execution count is what tells."""
     if not executed.is_file():
         return 0
     cells = nbformat.read(executed, as_version=4).cells[-panel_repeats:]
-    return sum(cell.metadata.get("papermill", {}).get("status") == "completed" for cell in cells)
+    return sum(cell.get("execution_count") is not None for cell in cells)
 
 
 # -- the threads route, with its stall monitor -----------------------------------------------
@@ -142,8 +145,8 @@ def recording_engine():
     return "soak-recording"
 
 
-def run_threads_route(paper: str, source: Path, folder: Path, round_: int,
-                      engine: str) -> dict:
+def run_threads_route(paper: str, source: Path, folder: Path, round_: int, engine: str,
+                      panel_repeats: int) -> dict:
     """One notebook through papermill in this thread, as `milab reproduce` did."""
     import papermill
 
@@ -165,7 +168,8 @@ def run_threads_route(paper: str, source: Path, folder: Path, round_: int,
     finally:
         WATCHED.pop(threading.get_ident(), None)
     return {"paper": paper, "round": round_, "seconds": round(time.perf_counter() - started, 1),
-            "error": error, "executed": str(folder / PAPERS[paper])}
+            "error": error,
+            "executions": panel_cells_executed(folder / PAPERS[paper], panel_repeats)}
 
 
 def cpu_seconds(pid: int) -> float:
@@ -280,7 +284,7 @@ def soak_threads(papers, rounds, panel_repeats, jobs, out: Path, cells: str,
         for round_ in range(rounds):
             with ThreadPoolExecutor(max_workers=jobs) as pool:
                 futures = [pool.submit(run_threads_route, paper, notebooks[paper],
-                                       out / "output" / paper, round_, engine)
+                                       out / "output" / paper, round_, engine, panel_repeats)
                            for paper in papers]
                 for future in futures:
                     runs.append(future.result())
@@ -314,7 +318,8 @@ def soak_runner(papers, rounds, panel_repeats, jobs, out: Path, cells: str,
             runs.append({"paper": paper, "round": round_, "seconds": record.get("seconds"),
                          "error": record.get("error"), "interventions": len(events),
                          "exit": finished.returncode,
-                         "executed": str(out / "output" / paper / PAPERS[paper])})
+                         "executions": panel_cells_executed(
+                             out / "output" / paper / PAPERS[paper], panel_repeats)})
             stalls.extend({"paper": paper, "round": round_, **event} for event in events)
             print(f"RUN {json.dumps(runs[-1])}", flush=True)
     return runs, stalls
@@ -355,8 +360,7 @@ def main(argv=None) -> None:
     finally:
         for spinner in spinners:
             spinner.kill()
-    executions = sum(panel_cells_executed(Path(run["executed"]), args.panel_repeats)
-                     for run in runs)
+    executions = sum(run["executions"] for run in runs)
     low, high = clopper_pearson(len(stalls), executions)
     summary = {"route": args.route, "cells": args.cells, "papers": args.papers, "rounds": args.rounds,
                "jobs": args.jobs, "load": args.load, "notebook_runs": len(runs),
