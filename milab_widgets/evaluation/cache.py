@@ -19,7 +19,7 @@ from pathlib import Path
 from milab_widgets.atomic import write_text_atomically
 
 #: Bump when a change to the code makes cached records stale.
-CACHE_VERSION = 1
+CACHE_VERSION = 2  # 2: SVDD radii include the solver accuracy (issue 20)
 
 
 class ResultCache:
