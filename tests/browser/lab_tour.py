@@ -22,8 +22,17 @@ for the kernel to finish and the redrawn charts to appear, and checks the panel 
 One PNG per panel (``lab-<tab>.png``: the lab widget with that tab open, after the action)
 goes to ``--out``. The kernel sees the caller's environment: set ``MILAB_DATA_HOME`` to a
 data home holding the datasets. A panel whose data is missing shows a
-DatasetUnavailableError: reported and let through (nothing to operate), unless
-``MILAB_REQUIRE_DATA=1``, where it fails, as the data tests do.
+DatasetUnavailableError; unless ``MILAB_REQUIRE_DATA=1`` (where it fails, as the data tests
+do) it is not operated, and what a user sees there is checked instead (a fresh install on an
+empty data home):
+
+* its status line reads "failed: ...", the kernel is idle, and its one error box holds a
+  DatasetUnavailableError that names the dataset and says how to get it
+  (``milab fetch NAME``), with no traceback shown (folded or none; no error output);
+* the named dataset really is missing from the data home (so a panel failing to find data
+  that is there is not let through), and the panel's dataset dropdown reads "NAME (missing)";
+* its ipywidgets views were drawn and none shows "Loading widget..." / "Error displaying
+  widget"; the tour then goes on to the next tab, whose panel must still work.
 """
 
 from __future__ import annotations
@@ -77,6 +86,9 @@ index => {{
   const boxes = [...panel.querySelectorAll('.widget-html-content div:has(> details)')];
   const tracebacks = [...panel.querySelectorAll(
     '[data-mime-type="application/vnd.jupyter.error"]')];
+  const datasets = [...panel.querySelectorAll('.widget-dropdown')].filter(d =>
+    [...d.querySelectorAll('label.widget-label')].some(l => l.innerText.trim() === 'dataset'));
+  const chosen = datasets.length ? datasets[0].querySelector('select').selectedOptions[0] : null;
   return {{
     kernel: indicator ? indicator.getAttribute('data-status') : 'unknown',
     status: texts.find(t => /^(ready|working: |done: |failed: )/.test(t)) || '',
@@ -84,6 +96,9 @@ index => {{
                          .map(e => e.innerText).join(': ')),
              ...tracebacks.map(t => t.innerText.trim().split('\\n').pop())],
     bad: BAD.filter(b => panel.innerText.includes(b)),
+    tracebacksShown: tracebacks.length + panel.querySelectorAll('details[open]').length
+      + (panel.innerText.includes('Traceback (most recent call last)') ? 1 : 0),
+    dataset: chosen ? chosen.text.replace(/\\s+/g, ' ').trim() : '',
     widgets: [...panel.querySelectorAll('.jupyter-widgets')].filter(el => {{
       const r = el.getBoundingClientRect(); return r.width > 0 && r.height > 0; }}).length,
     vega: charts.vega.length,
@@ -270,6 +285,51 @@ def missing_data(state: dict) -> bool:
     return bool(state["errors"]) and all(MISSING_DATA in e for e in state["errors"])
 
 
+def dataset_missing(name: str) -> bool:
+    """Whether dataset ``name`` is registered and absent from this process's data home
+    (the kernel's: it sees the same ``MILAB_DATA_HOME``)."""
+    from milab_widgets.data.home import locate
+    from milab_widgets.data.registry import get_spec
+    from milab_widgets.exceptions import DatasetUnavailableError
+
+    try:
+        locate(get_spec(name))
+    except DatasetUnavailableError:
+        return True
+    except Exception:  # noqa: BLE001 -- an unknown name is not "missing data"
+        return False
+    return False
+
+
+def missing_data_problems(step: PanelStep, state: dict) -> list[str]:
+    """What is wrong with what a user sees in a panel whose dataset is missing (see the
+    module docstring), each prefixed with the tab's name."""
+    problems = []
+    if not state["status"].startswith("failed: ") or state["kernel"] != "idle":
+        problems.append(f"status {state['status']!r}, kernel {state['kernel']!r}")
+    if len(state["errors"]) != 1:
+        problems.append(f"{len(state['errors'])} errors shown, expected one: {state['errors']}")
+    message = state["errors"][0] if state["errors"] else ""
+    named = re.search(r"Dataset '([^']+)' is not available", message)
+    if not named:
+        problems.append(f"the message does not name the missing dataset: {message!r}")
+    else:
+        name = named[1]
+        if f"milab fetch {name}" not in message:
+            problems.append(f"the message does not say `milab fetch {name}`: {message!r}")
+        if not dataset_missing(name):
+            problems.append(f"says dataset {name!r} is missing, but the data home holds it")
+        if state["dataset"] != f"{name} (missing)":
+            problems.append(f"the dataset dropdown reads {state['dataset']!r}, expected "
+                            f"{name + ' (missing)'!r}")
+    if state["tracebacksShown"]:
+        problems.append(f"a traceback is shown ({state['tracebacksShown']})")
+    problems += [f"widget output shows {text!r}" for text in state["bad"]]
+    if state["widgets"] < 5:
+        problems.append(f"{state['widgets']} ipywidgets views drawn, expected at least 5")
+    return [f"{step.slug} panel (data missing): {p}" for p in problems]
+
+
 def screenshot_lab(page, path: Path) -> None:
     """One PNG of the whole lab widget (tab bar and open panel)."""
     lab = page.locator(".jp-NotebookPanel:not(.lm-mod-hidden) .widget-tab").first
@@ -335,7 +395,7 @@ def tour_panel(page, index: int, step: PanelStep, out: Path, timeout_ms: float) 
     state, problems = open_tab(page, index, step, timeout_ms)
     if state and missing_data(state) and os.environ.get("MILAB_REQUIRE_DATA") != "1":
         print(f"lab_tour: {step.slug}: not operated, data unavailable: {state['errors'][0]}")
-        problems = []
+        problems = missing_data_problems(step, state)
     elif not problems:
         problems = operate(page, index, step, timeout_ms)
         if not problems and step.clicking is not None:

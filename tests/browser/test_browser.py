@@ -2,8 +2,9 @@
 
 Runs ``python -m tests.browser.check_jupyterlab`` and ``python -m tests.browser.lab_tour``
 exactly as a developer would from the project root (the lab tour's kernel sees this
-process's ``MILAB_DATA_HOME``; its panels without data are let through unless
-``MILAB_REQUIRE_DATA=1``).
+process's ``MILAB_DATA_HOME``; a panel whose dataset is missing there is not operated but
+checked for what a user sees -- the missing dataset named, how to fetch it, no traceback --
+unless ``MILAB_REQUIRE_DATA=1``, where it fails).
 Skipped when Debian's chromium or the playwright package is missing (failed instead under
 ``MILAB_REQUIRE_BROWSER=1``, for CI); failed when they are present and the notebook does not
 render.
@@ -11,6 +12,7 @@ render.
 
 import importlib.util
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -18,7 +20,10 @@ from pathlib import Path
 import nbformat
 import pytest
 
-from tests.browser.lab_tour import STEPS, missing_data, panel_problems
+from milab_widgets.data.home import locate
+from milab_widgets.data.registry import get_spec
+from milab_widgets.exceptions import DatasetUnavailableError
+from tests.browser.lab_tour import STEPS, missing_data, missing_data_problems, panel_problems
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parents[1]
@@ -111,12 +116,25 @@ def test_check_fails_on_blank_chart_missing_widgets_and_errors(tmp_path):
 def test_lab_tour_operates_one_control_in_every_panel(tmp_path):
     """The index notebook's lab, offline: each tab's panel is built, one control redraws its
     live charts, one click (or brush) in a live chart changes what the panel shows, no error
-    box; one screenshot per panel after its click."""
+    box; one screenshot per panel after its click.
+
+    On a data home without a panel's dataset (a fresh install), that panel is not operated:
+    the tour checks that it names the missing dataset and ``milab fetch NAME`` without a
+    traceback, and this test that the dataset really is missing (and that this is not CI's
+    ``MILAB_REQUIRE_DATA=1``); every other panel is operated as above."""
     result = run_module("lab_tour", "--out", str(tmp_path), "--timeout", "300", timeout=850)
     assert result.returncode == 0, result.stdout + result.stderr
     for step in STEPS:
-        assert f"lab_tour: {step.slug}: {step.click}: " in result.stdout
         assert (tmp_path / f"lab-{step.slug}.png").read_bytes().startswith(PNG)
+        if f"lab_tour: {step.slug}: {step.click}: " in result.stdout:
+            continue
+        unavailable = re.search(rf"^lab_tour: {re.escape(step.slug)}: not operated, data "
+                                r"unavailable: .*Dataset '([^']+)' is not available",
+                                result.stdout, re.MULTILINE)
+        assert unavailable, f"{step.slug} was neither operated nor missing data:\n{result.stdout}"
+        assert os.environ.get("MILAB_REQUIRE_DATA") != "1", result.stdout
+        with pytest.raises(DatasetUnavailableError):
+            locate(get_spec(unavailable[1]))
 
 
 def test_tour_flags_errors_missing_and_stale_charts():
@@ -136,3 +154,31 @@ def test_tour_flags_errors_missing_and_stale_charts():
     broken = dict(good, errors=[*missing["errors"], "TypeError: cannot unpack"])
     assert missing_data(missing) and not missing_data(broken) and not missing_data(good)
     assert any("TypeError" in p for p in panel_problems(step, broken, after_action=False))
+
+
+def test_tour_checks_what_a_panel_without_its_data_shows(empty_data_home):
+    """The tour's verdict on a panel whose dataset is missing: the message must name the
+    dataset and ``milab fetch NAME``, that dataset must really be missing, the dropdown must
+    say so, and no traceback may show."""
+    step = STEPS[2]  # MFSEF
+    message = ("DatasetUnavailableError: Dataset 'yeast' is not available: multilabel/yeast/"
+               "yeast-train.arff is not in the data home. Fix: run `milab fetch yeast`.")
+    shown = {"kernel": "idle", "status": "failed: comparing selectors on yeast",
+             "errors": [message], "bad": [], "widgets": 20, "tracebacksShown": 0,
+             "dataset": "yeast (missing)"}
+    assert missing_data(shown) and missing_data_problems(step, shown) == []
+    for defect, expected in (
+            ({"tracebacksShown": 1}, "a traceback is shown"),
+            ({"errors": [message.replace("run `milab fetch yeast`", "fetch it")]},
+             "does not say `milab fetch yeast`"),
+            ({"errors": ["DatasetUnavailableError: something is missing"]},
+             "does not name the missing dataset"),
+            ({"errors": [message, "TypeError: cannot unpack"]}, "2 errors shown"),
+            ({"dataset": "yeast"}, "dropdown reads 'yeast'"),
+            ({"status": "working: loading yeast...", "kernel": "busy"}, "status 'working"),
+            ({"bad": ["Loading widget"], "widgets": 2}, "shows 'Loading widget'"),
+            # musk1 ships with the package: a panel claiming it is missing is not let through
+            ({"errors": [message.replace("yeast", "musk1")], "dataset": "musk1 (missing)"},
+             "says dataset 'musk1' is missing, but the data home holds it")):
+        problems = "\n".join(missing_data_problems(step, dict(shown, **defect)))
+        assert expected in problems, (defect, problems)
