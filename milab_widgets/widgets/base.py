@@ -4,6 +4,15 @@ A panel wires controls to library functions and shows what they return. Its acti
 inside :meth:`Panel.working`, which reports progress in the status line and turns any
 exception into a red message in the panel: the kernel keeps running, the panel stays usable
 and no control value is touched, so nothing the user set is lost.
+
+Under a storm of input (tests/widgets/test_input_storm.py: 200 changes in a row) a panel
+ends in the state of its last input. Actions run synchronously -- ipykernel handles one
+comm message at a time, so a change is handled to its end before the next one is seen and
+no older computation can complete after a newer one; no generation counter is needed while
+no panel computes in the background. What a panel must get right is what it says about the
+results it still shows: a stale note per result area (:meth:`Panel.mark_stale`,
+:meth:`Panel.mark_kept`), and an out-of-range message that stays while any number box is
+out of range (:meth:`Panel._check_range`).
 """
 
 from __future__ import annotations
@@ -78,6 +87,7 @@ class Panel(widgets.VBox):
         self.outputs = widgets.VBox(list(outputs))
         self.last_error: Exception | None = None
         self._depth = 0
+        self._stale_notes: dict[str, str] = {}  # result area -> its note
         super().__init__(
             [self.header, self.status, self.stale, self.error, self.controls, self.outputs],
             **kwargs)
@@ -104,16 +114,32 @@ class Panel(widgets.VBox):
 
     def _check_range(self, control) -> None:
         """Show at once that a number box holds an out-of-range value; clear that message
-        when it is back in range."""
-        try:
-            self.checked(control)
-        except InputError as error:
+        only when every enabled number box of the panel is in range.
+
+        Bringing one box back into range shows the message of another box still out of
+        range instead (an input storm found the panel saying "ready" with ``CV folds = 1``
+        after ``citers`` had been corrected). Disabled boxes are not held against the
+        user: they cannot edit them, and the panel does not use them (e.g. intH's citers
+        under KNN)."""
+        box, error = self._out_of_range(first=control)
+        if error is not None:
             self.show_error(error)
-            self.status.value = f"failed: {html.escape(control.description)} is out of range"
-            return
-        if self.last_error is not None and "is out of range" in str(self.last_error):
+            self.status.value = f"failed: {html.escape(box.description)} is out of range"
+        elif self.last_error is not None and "is out of range" in str(self.last_error):
             self.error.value, self.last_error = "", None
             self.status.value = "ready"
+
+    def _out_of_range(self, first=None) -> tuple:
+        """(box, InputError) of the first number box out of range (``first``, then the
+        enabled ones), or (None, None)."""
+        boxes = [box for box in _ranged_inputs(self.controls)
+                 if box is not first and not box.disabled]
+        for box in ([first] if first is not None else []) + boxes:
+            try:
+                self.checked(box)
+            except InputError as error:
+                return box, error
+        return None, None
 
     # -- stale results --------------------------------------------------------------------------
     def stale_when_changed(self, controls: Sequence, action: str = "Run") -> None:
@@ -124,13 +150,39 @@ class Panel(widgets.VBox):
     def mark_stale(self, action: str = "Run") -> None:
         """Say, above the results, that they no longer match the inputs (if any are shown)."""
         if self.has_results():
-            self.stale.value = (f'<div style="{_STALE_STYLE}">The results below are for '
-                                f"earlier settings: press <b>{html.escape(action)}</b> to "
-                                "update them.</div>")
+            self._note(action, f"The results below are for earlier settings: press "
+                               f"<b>{html.escape(action)}</b> to update them.")
 
-    def mark_fresh(self) -> None:
-        """The results shown match the inputs again."""
-        self.stale.value = ""
+    def mark_kept(self, view: str) -> None:
+        """Say, above the results, that ``view`` (e.g. "The plots of the 2-D playground")
+        still shows an earlier setting because recomputing it for the current one failed.
+
+        For views that recompute on every change, with no button to press: without this
+        note a failed refit left the last good plots on screen looking current (found by an
+        input storm), and a later successful action elsewhere in the panel cleared the
+        error that explained them. Cleared by ``mark_fresh(view)`` (or ``mark_fresh()``).
+        """
+        self._note(view, f"{html.escape(view)} below are of an earlier setting (the last one "
+                         "that worked): the current setting failed, see the error above.")
+
+    def mark_fresh(self, area: str | None = None) -> None:
+        """The results shown match the inputs again: all of them, or only those of ``area``
+        (the ``action`` of :meth:`mark_stale` or the ``view`` of :meth:`mark_kept`)."""
+        if area is None:
+            self._stale_notes.clear()
+        else:
+            self._stale_notes.pop(area, None)
+        self._show_notes()
+
+    def _note(self, area: str, text: str) -> None:
+        """Keep one stale note per result area (a panel with two, e.g. CDVSE's playground
+        and UCI table, must not let one area's update clear the other's note)."""
+        self._stale_notes[area] = text
+        self._show_notes()
+
+    def _show_notes(self) -> None:
+        self.stale.value = "".join(f'<div style="{_STALE_STYLE}">{text}</div>'
+                                   for text in self._stale_notes.values())
 
     def has_results(self) -> bool:
         """Whether the panel shows results that inputs can make stale (panels override)."""
@@ -141,7 +193,8 @@ class Panel(widgets.VBox):
         """Run the ``with`` block as the action ``what``, reporting it in the status line.
 
         The outermost block clears the previous error, and on any exception shows it in the
-        error area instead of raising. Nested blocks only update the status line and let
+        error area instead of raising; when it succeeds while a number box is out of range,
+        it shows that box's message again. Nested blocks only update the status line and let
         exceptions reach the outermost one, so a failed step stops the whole action.
         """
         outermost = self._depth == 0
@@ -161,6 +214,9 @@ class Panel(widgets.VBox):
             if outermost:
                 seconds = time.perf_counter() - started
                 self.status.value = f"done: {html.escape(what)} ({seconds:.1f} s)"
+                _, out_of_range = self._out_of_range()
+                if out_of_range is not None:  # an action that does not use the box keeps
+                    self.show_error(out_of_range)  # its message on screen
         finally:
             self._depth -= 1
 

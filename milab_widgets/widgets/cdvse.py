@@ -44,6 +44,9 @@ CLICK_HINT = ("<small>Click a sample in the CDVSE plot to see its distance to ea
               "sphere.</small>")
 LOG_SLIDER = {"continuous_update": False, "readout_format": ".3g", "base": 10,
               "style": {"description_width": "initial"}}
+#: The playground's result area, as its stale note names it.
+PLAYGROUND = "The plots of the 2-D playground"
+UCI_ACTION = "Run protocol"
 
 
 class CDVSEPanel(Panel):
@@ -73,7 +76,7 @@ class CDVSEPanel(Panel):
             control.observe(lambda _: self.update(), "value")
         self.uci_button.on_click(lambda _: self.run_uci())
         self.boundary_view.on_select("sample_pick", self._on_sample_click)
-        self.stale_when_changed([self.uci_dataset, self.repetitions], "Run protocol")
+        self.stale_when_changed([self.uci_dataset, self.repetitions], UCI_ACTION)
         if update:
             self.update()
 
@@ -133,18 +136,23 @@ class CDVSEPanel(Panel):
 
     # -- actions -------------------------------------------------------------------------------
     def update(self) -> None:
-        """Refit SVDD and CDVSE with the current sliders and redraw everything."""
+        """Refit SVDD and CDVSE with the current sliders and redraw everything.
+
+        When the refit fails, the plots of the last setting that worked stay, with a note
+        saying so (:meth:`~milab_widgets.widgets.base.Panel.mark_kept`)."""
         with self.working(f"fitting on {self.dataset.value}"):
             seed = self.checked(self.seed)
             data = cdvse.playground_data(self.dataset.value, seed)
-            self.result = cdvse.playground(data, self.C.value, self.zeta.value, self.M.value,
-                                           self.sigma.value, self.lam.value, self.gamma_l1.value,
-                                           seed=seed)
-            self.boundary = boundary_chart(self.result.boundaries, self.result.points,
-                                           self.result.scores, data.name, select="sample_pick",
-                                           size=230)
-            self.weights = weights_chart(self.result.weights, self.result.selected)
-            self.objective = objective_chart(self.result.objective)
+            result = cdvse.playground(data, self.C.value, self.zeta.value, self.M.value,
+                                      self.sigma.value, self.lam.value, self.gamma_l1.value,
+                                      seed=seed)
+            charts = (boundary_chart(result.boundaries, result.points, result.scores, data.name,
+                                     select="sample_pick", size=230),
+                      weights_chart(result.weights, result.selected),
+                      objective_chart(result.objective))
+            # Kept only now: a failure above leaves the last good result and its plots together.
+            self.result = result
+            self.boundary, self.weights, self.objective = charts
             self.scores.value = self._score_text()
             self.sample_distances = None
             self.sample_info.value = CLICK_HINT
@@ -152,6 +160,10 @@ class CDVSEPanel(Panel):
             self.boundary_view.show(self.boundary)
             self.weights_view.show(self.weights)
             self.objective_view.show(self.objective)
+            self.mark_fresh(PLAYGROUND)
+            return
+        if self.result is not None:  # reached only when the refit failed
+            self.mark_kept(PLAYGROUND)
 
     def show_sample(self, x: float, y: float) -> None:
         """List the distance d_k(x) = ||phi(x) - a_k|| of the sample at (x, y) to each kept
@@ -188,7 +200,7 @@ class CDVSEPanel(Panel):
             results = cdvse.run([name], quick=True, repetitions=self.checked(self.repetitions),
                                 synthetic=False)
             self._show_uci(name, results)
-            self.mark_fresh()
+            self.mark_fresh(UCI_ACTION)
 
     def _show_uci(self, name: str, results) -> None:
         """Tables 2 and 4 of one protocol run; an unavailable ``name`` is an error (shown

@@ -43,6 +43,8 @@ CURVE_ALPHAS = np.linspace(0.0, 1.0, 41)
 CV_SEED = 0
 #: Most bags per axis of the panel's live heatmap (evenly spaced, class proportions kept).
 HEATMAP_BAGS = 80
+#: The chosen bag's view, as its stale note names it (it is redrawn on every bag choice).
+BAG_VIEW = "The chosen bag's classification and votes"
 ROLES_LEGEND = ("role: <i>reference</i> = one of the bag's nearest training bags; "
                 "<i>citer</i> = a training bag that counts this bag among its nearest "
                 "(Citation-KNN votes with both; KNN with references only).")
@@ -195,7 +197,6 @@ class IntHPanel(Panel):
     def run(self) -> None:
         """Cross-validate the current setting, then draw f(alpha), the heatmap and the bag."""
         with self.working(f"running on {self.dataset.value}"):
-            self.checked(self.citers)
             self._show_accuracy()
             self._show_alpha_views()
             self._show_held_out()
@@ -209,11 +210,20 @@ class IntHPanel(Panel):
             self.alpha.value = alpha
             self._show_alpha_views()
             self._show_held_out()
+            self.mark_fresh(BAG_VIEW)
+            return
+        if self.held_out is not None:  # reached only when it failed
+            self.mark_kept(BAG_VIEW)
 
     def show_bag(self) -> None:
-        """Classify the chosen bag with a model fitted on all other bags; list its voters."""
+        """Classify the chosen bag with a model fitted on all other bags; list its voters.
+        When that fails, the last bag shown stays, with a note saying so."""
         with self.working(f"classifying bag {self.bag.label}"):
             self._show_held_out()
+            self.mark_fresh(BAG_VIEW)
+            return
+        if self.held_out is not None:  # reached only when it failed
+            self.mark_kept(BAG_VIEW)
 
     # -- steps (run inside an action) -----------------------------------------------------------
     def _data(self):
@@ -228,10 +238,13 @@ class IntHPanel(Panel):
         return self._distances[key]
 
     def _estimator(self, alpha: float | None):
-        """The chosen classifier; ``alpha=None`` lets it tune alpha by NCA when it fits."""
+        """The chosen classifier; ``alpha=None`` lets it tune alpha by NCA when it fits.
+
+        The citers box is checked only for Citation-KNN: under KNN it is disabled (the user
+        cannot correct it) and unused, so its value must not stop a run."""
         params = {"metric": self.distance.value, "sigma": self.sigma.value, "alpha": alpha}
         if self.classifier.value == "citation-knn":
-            params["citers"] = self.citers.value
+            params["citers"] = self.checked(self.citers)
         return make_bag_classifier(self.classifier.value, self.k.value, **params)
 
     def _fixed_alpha(self) -> float | None:

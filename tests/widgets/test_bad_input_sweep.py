@@ -10,8 +10,9 @@ that a mode enables (α by hand, experts picked by hand) are swept again in that
 
 * nothing escapes to the caller (neither an observer nor a button callback raises);
 * a failed action shows one of the library's own errors (which name the argument and the
-  fix), mentioning the bad value or the control (a missing dataset: its name), never a raw
-  exception from deep inside;
+  fix) -- or scikit-learn's InvalidParameterError, which the estimators raise for a bad
+  hyper-parameter, naming it and its allowed range (issue 25) -- mentioning the bad value or
+  the control (a missing dataset: its name), never a raw exception from deep inside;
 * a failed action leaves what the panel shows and the user's other inputs untouched (a
   failed dataset switch may clear the results instead: old results never stay on screen
   under a new dataset's name);
@@ -40,6 +41,7 @@ from types import SimpleNamespace
 
 import ipywidgets as widgets
 import pytest
+from sklearn.utils._param_validation import InvalidParameterError
 from traitlets import TraitError
 
 from milab_widgets.data.home import locate
@@ -57,6 +59,9 @@ SINGLE_CHOICE = (widgets.Dropdown, widgets.Select, widgets.RadioButtons, widgets
                  widgets.SelectionSlider)
 SHOWN = ("show_objects", "show_chart_image", "show_table")
 CLAMPING = (widgets.BoundedIntText, widgets.BoundedFloatText)
+#: The errors a failed action may show: the library's own, and scikit-learn's refusal of a
+#: hyper-parameter (the estimators' declared parameter constraints).
+LIBRARY_ERRORS = (MilabError, InvalidParameterError)
 
 
 @dataclass
@@ -278,7 +283,7 @@ class Sweep:
         if error is None:
             return False
         self.steps[-1] += f" -> {type(error).__name__}: {str(error)[:150]}"
-        if not isinstance(error, MilabError) or not str(error).strip():
+        if not isinstance(error, LIBRARY_ERRORS) or not str(error).strip():
             self.failures.append(f"{what}: unclear error {type(error).__name__}: {error}")
         elif culprit and not any(clue in str(error).lower() for clue in clues(culprit)):
             self.failures.append(f"{what}: the error names none of {clues(culprit)}: {error}")

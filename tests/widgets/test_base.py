@@ -147,3 +147,35 @@ def test_dataset_choices_label_missing_data_and_prefer_what_is_available():
     assert dataset_choices(table)[1] == "b"
     nothing = table.assign(available=False)
     assert dataset_choices(nothing, preferred=("c",))[1] == "a"
+
+
+def test_an_out_of_range_message_stays_while_any_box_is_out_of_range():
+    """Found by the input storm: correcting one box cleared the message of another one still
+    out of range (the panel said "ready" with CV folds = 1)."""
+    folds, citers = base.ranged_int("CV folds", 10, 2, 20), base.ranged_int("citers", 4, 1, 9)
+    panel = Panel("Demo", controls=[folds, citers])
+    folds.value, citers.value = 1, 0
+    assert "citers = 0 is out of range" in panel.error.value
+    citers.value = 3
+    assert "CV folds = 1 is out of range" in panel.error.value
+    assert panel.status.value == "failed: CV folds is out of range"
+    with panel.working("an action that does not use the boxes"):
+        pass
+    assert panel.status.value.startswith("done") and "CV folds = 1" in panel.error.value
+    citers.value, citers.disabled = 0, True  # a disabled box is not held against the user
+    folds.value = 5
+    assert panel.error.value == "" and panel.status.value == "ready"
+
+
+def test_each_result_area_keeps_its_own_stale_note():
+    panel = Panel("Demo")
+    panel.has_results = lambda: True
+    panel.mark_stale("Run protocol")
+    panel.mark_kept("The plots")
+    assert "press <b>Run protocol</b>" in panel.stale.value
+    assert "The plots below are of an earlier setting" in panel.stale.value
+    panel.mark_fresh("The plots")  # a refit that worked leaves the other area's note
+    assert "Run protocol" in panel.stale.value and "The plots" not in panel.stale.value
+    panel.mark_kept("The plots")
+    panel.mark_fresh()
+    assert panel.stale.value == ""

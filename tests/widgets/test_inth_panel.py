@@ -125,7 +125,8 @@ def test_a_nan_alpha_shows_an_error_and_a_later_run_succeeds(panel):
     panel.alpha_mode.value = "hand"
     panel.alpha.value = float("nan")
     panel.run()
-    assert "InputError" in panel.error.value and "alpha" in panel.error.value
+    assert "ParameterError" in panel.error.value  # scikit-learn's, naming the parameter
+    assert "&#x27;alpha&#x27; parameter" in panel.error.value and "[0.0, 1.0]" in panel.error.value
     assert panel.fold_scores is opened_with  # the last good results stay
 
     panel.alpha.value = 0.4
@@ -185,6 +186,32 @@ def test_knn_lists_only_its_k_references(panel):
     panel.run()
     assert_ok(panel)
     assert panel.held_out.neighbours["role"].tolist() == ["reference"] * 5
+
+
+def test_knn_runs_whatever_the_disabled_citers_box_holds(panel):
+    """Found by the input storm: an out-of-range citers value typed under Citation-KNN
+    stopped KNN runs, though KNN disables the box (it cannot be corrected) and ignores it."""
+    panel.citers.value = 0
+    assert "citers = 0 is out of range" in panel.error.value
+    panel.classifier.value = "knn"
+    panel.run()
+    assert_ok(panel)
+    panel.classifier.value = "citation-knn"
+    panel.run()
+    assert panel.status.value.startswith("failed") and "citers = 0" in panel.error.value
+
+
+def test_a_bag_that_cannot_be_classified_keeps_the_last_one_with_a_note(panel):
+    panel.run()
+    shown = panel.bag_result.value
+    panel.citers.value = 0
+    panel.bag.value = 7
+    assert panel.status.value.startswith("failed") and "citers = 0" in panel.error.value
+    note = "classification and votes below are of an earlier setting"
+    assert panel.bag_result.value == shown and note in panel.stale.value
+    panel.citers.value = 4
+    panel.bag.value = 8
+    assert panel.held_out.bag == 8 and note not in panel.stale.value
 
 
 def test_citers_default_to_references_plus_two(panel):
