@@ -8,25 +8,18 @@ import json
 
 import pytest
 
+from benchmarks.soak_reproduce import OUTPUT_WIDGET_CELL  # the cell the soak stalled on
 from milab_widgets.notebook_run import run_notebook
 from milab_widgets.papers import PAPERS
 from tests.runner.notebooks import write_notebooks
 
-WRITE_TO_OUTPUT = """import ipywidgets as widgets
-from IPython.display import display
-output = widgets.Output()
-display(output)
-for line in range(40):
-    with output:
-        print(line)
-"""
 
 
 @pytest.mark.slow
 def test_output_widget_outputs_are_saved_in_the_notebook_and_not_echoed_to_the_kernel(
         tmp_path, monkeypatch):
     notebooks = write_notebooks(tmp_path / "notebooks", {"intH": [
-        *[WRITE_TO_OUTPUT] * 10, "print('echoed to the kernel:', len(output.outputs))"]})
+        *[OUTPUT_WIDGET_CELL] * 10, "print('echoed to the kernel:', len(output.outputs))"]})
     monkeypatch.setenv("MILAB_NOTEBOOKS", str(notebooks))
     folder = tmp_path / "out" / "intH"
     record = run_notebook("intH", folder, True, 0)
