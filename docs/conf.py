@@ -21,6 +21,9 @@ extensions = [
     "sphinx.ext.autosummary",
     "sphinx.ext.intersphinx",
     "sphinx.ext.mathjax",
+    # MathJax 3 shipped with the site (copied to _static/mathjax/ after each build), so the
+    # formulas render with no network; see mathjax_path below.
+    "sphinx-mathjax-offline",
     "numpydoc",
     "myst_nb",
     "notebook_gallery",
@@ -53,6 +56,10 @@ nb_mime_priority_overrides = [("html", "application/vnd.jupyter.widget-view+json
 myst_enable_extensions = ["dollarmath", "amsmath", "colon_fence", "deflist"]
 myst_heading_anchors = 3
 myst_dmath_double_inline = True
+# myst-nb would load require.js and the ipywidgets HTML manager from CDNs on every page whose
+# notebook carries widget state. The widget views are not rendered here (see above), so no
+# script is needed, and no page requests anything outside the site.
+nb_ipywidgets_js = {}
 
 # -- Cross-references to numpy, scipy, scikit-learn, pandas, Altair -------------------------
 # intersphinx needs each project's objects.inv. The build machine has no internet (only the
@@ -83,6 +90,13 @@ def _intersphinx_mapping(online: bool) -> dict:
 
 
 intersphinx_mapping = _intersphinx_mapping(os.environ.get("MILAB_DOCS_ONLINE") == "1")
+
+# -- Math ---------------------------------------------------------------------------------
+# Formulas render with no network: the MathJax 3 files of the sphinx-mathjax-offline package
+# (the docs extra) are copied into the build's _static/mathjax/; the page loads them from
+# there instead of a CDN. tests/docs/test_docs_offline.py checks no page requests anything
+# outside the site.
+mathjax_path = "mathjax/tex-chtml.js"
 
 # -- HTML -----------------------------------------------------------------------------------
 html_theme = "pydata_sphinx_theme"

@@ -1,21 +1,18 @@
 """The documentation builds with warnings as errors, and names papers, not file numbers.
 
 The build is the one command of docs/conf.py, ``python -m sphinx -W -b html docs <out>``,
-run into a temporary folder. It needs the ``docs`` extra (``pip install -e '.[docs]'``) and
-is skipped, with that reason, where it is not installed.
+run once per session into a temporary folder (the ``built_docs`` fixture of conftest.py). It
+needs the ``docs`` extra (``pip install -e '.[docs]'``) and is skipped, with that reason,
+where it is not installed.
 """
 
-import importlib.util
 import re
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
 DOCS = ROOT / "docs"
-DOCS_PACKAGES = ("sphinx", "myst_nb", "numpydoc", "pydata_sphinx_theme")
 INTERNAL_NUMBER = re.compile(r"\bseeds? ?0\d\d\b|\bseed's\b|\bthe seeds?\b", re.IGNORECASE)
 
 
@@ -35,14 +32,8 @@ def test_pages_name_papers_not_internal_file_numbers():
 
 
 @pytest.mark.slow
-def test_the_documentation_builds_with_warnings_as_errors(tmp_path):
-    missing = [name for name in DOCS_PACKAGES if importlib.util.find_spec(name) is None]
-    if missing:
-        pytest.skip(f"the docs extra is not installed ({', '.join(missing)} missing): "
-                    "pip install -e '.[docs]'")
-    out = tmp_path / "html"
-    build = subprocess.run([sys.executable, "-m", "sphinx", "-W", "-b", "html", str(DOCS),
-                            str(out)], cwd=ROOT, capture_output=True, text=True, timeout=900)
+def test_the_documentation_builds_with_warnings_as_errors(built_docs):
+    out, build = built_docs.out, built_docs.process
     assert build.returncode == 0, build.stdout[-3000:] + build.stderr[-6000:]
     for page in ("index", "getting-started", "guide/multi-instance", "guide/one-class",
                  "guide/multi-label", "datasets", "scale-out", "citing", "api/index",

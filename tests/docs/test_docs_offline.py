@@ -1,0 +1,167 @@
+"""The built site works with no network: no page loads anything from outside the site, and
+the formulas render from the MathJax shipped with it (sphinx-mathjax-offline, docs/conf.py).
+
+* ``test_no_page_loads_anything_from_outside_the_site`` reads every built HTML page and CSS
+  file: no script, stylesheet, preload, icon, image or frame comes from an http(s) address.
+* ``test_formulas_render_with_the_network_blocked`` (marked ``browser``) serves the build on
+  127.0.0.1, opens a guide page in headless Chromium with every request to any other host
+  aborted, and checks that MathJax drew the formulas (``mjx-container`` elements, no raw
+  ``\\(`` left in the page text) and that the page asked for nothing outside the site. It is
+  skipped when Debian's chromium or playwright is missing (failed under
+  ``MILAB_REQUIRE_BROWSER=1``, as tests/browser does). With ``MILAB_DOCS_SHOT=<file.png>``
+  the page's screenshot is also written there (reports/browser/docs-math.png was made so).
+"""
+
+import importlib.util
+import os
+import re
+import threading
+from functools import partial
+from html.parser import HTMLParser
+from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+
+import pytest
+
+CHROMIUM = Path("/usr/bin/chromium")
+CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+                 "--no-first-run", "--disable-quic", "--disable-component-update",
+                 "--disable-sync"]
+EXTERNAL = re.compile(r"^\s*(?:https?:)?//", re.IGNORECASE)
+# The attribute through which each element makes the browser fetch something.
+LOADING = {"script": "src", "img": "src", "iframe": "src", "source": "src", "video": "src",
+           "audio": "src", "embed": "src", "track": "src", "object": "data"}
+LOADING_LINKS = {"stylesheet", "preload", "modulepreload", "icon", "shortcut", "apple-touch-icon",
+                 "manifest", "prefetch"}
+CSS_URL = re.compile(r"""(?:@import\s+(?:url\()?|url\()\s*['"]?([^'")\s;]+)""", re.IGNORECASE)
+MATH_PAGE = "guide/multi-instance.html"
+
+pytestmark = pytest.mark.slow
+
+
+class _Fetches(HTMLParser):
+    """Collects the addresses an HTML page makes the browser fetch."""
+
+    def __init__(self):
+        super().__init__()
+        self.urls = []
+
+    def handle_starttag(self, tag, attrs):
+        attrs = dict(attrs)
+        if tag == "link" and LOADING_LINKS & set((attrs.get("rel") or "").lower().split()):
+            self.urls.append(attrs.get("href") or "")
+        elif tag in LOADING and attrs.get(LOADING[tag]):
+            self.urls.append(attrs[LOADING[tag]])
+
+
+def external_fetches(site: Path) -> list[str]:
+    """``page: address`` for every fetch of a built page or stylesheet that leaves the site."""
+    found = []
+    for page in sorted(site.rglob("*.html")):
+        parser = _Fetches()
+        parser.feed(page.read_text(encoding="utf-8"))
+        found += [f"{page.relative_to(site)}: {url}" for url in parser.urls if EXTERNAL.match(url)]
+    for sheet in sorted(site.rglob("*.css")):
+        found += [f"{sheet.relative_to(site)}: {url}"
+                  for url in CSS_URL.findall(sheet.read_text(encoding="utf-8", errors="replace"))
+                  if EXTERNAL.match(url)]
+    return found
+
+
+def test_no_page_loads_anything_from_outside_the_site(docs_site):
+    leaving = external_fetches(docs_site)
+    assert not leaving, "requests leaving the site:\n" + "\n".join(leaving[:50])
+    # The math pages load the MathJax shipped in the build.
+    page = (docs_site / MATH_PAGE).read_text(encoding="utf-8")
+    assert "_static/mathjax/tex-chtml.js" in page
+    assert (docs_site / "_static" / "mathjax" / "tex-chtml.js").is_file()
+    assert (docs_site / "_static" / "mathjax" / "output" / "chtml" / "fonts" / "woff-v2").is_dir()
+
+
+def test_the_finder_sees_a_cdn_script():
+    """external_fetches is not blind: it finds the CDN script the site used to load."""
+    parser = _Fetches()
+    parser.feed('<script defer src="https://cdn.jsdelivr.net/npm/mathjax@4/tex-mml-chtml.js">'
+                '</script><link rel="stylesheet" href="//fonts.example/a.css">'
+                '<link rel="canonical" href="https://example.org/">'
+                '<script src="_static/local.js"></script>')
+    assert [url for url in parser.urls if EXTERNAL.match(url)] == [
+        "https://cdn.jsdelivr.net/npm/mathjax@4/tex-mml-chtml.js", "//fonts.example/a.css"]
+
+
+@pytest.fixture
+def require_browser():
+    """Skip when chromium or playwright is missing (fail under MILAB_REQUIRE_BROWSER=1)."""
+    missing = [why for absent, why in (
+        (not CHROMIUM.exists(), f"{CHROMIUM} missing: apt-get install chromium"),
+        (importlib.util.find_spec("playwright") is None,
+         "playwright missing: pip install playwright"),
+    ) if absent]
+    if missing and os.environ.get("MILAB_REQUIRE_BROWSER") == "1":
+        pytest.fail(f"MILAB_REQUIRE_BROWSER=1 but {'; '.join(missing)}", pytrace=False)
+    if missing:
+        pytest.skip("; ".join(missing))
+
+
+class _QuietHandler(SimpleHTTPRequestHandler):
+    def log_message(self, *args):
+        pass
+
+
+@pytest.fixture
+def served_site(docs_site, monkeypatch):
+    """The built site served on 127.0.0.1 (never the internet); yields its base URL."""
+    server = ThreadingHTTPServer(("127.0.0.1", 0), partial(_QuietHandler, directory=docs_site))
+    threading.Thread(target=server.serve_forever, args=(0.05,), daemon=True).start()
+    monkeypatch.setenv("no_proxy", "127.0.0.1")
+    monkeypatch.setenv("NO_PROXY", "127.0.0.1")
+    yield f"http://127.0.0.1:{server.server_port}"
+    server.shutdown()
+    server.server_close()
+
+
+@pytest.mark.browser
+def test_formulas_render_with_the_network_blocked(require_browser, served_site, tmp_path):
+    from playwright.sync_api import TimeoutError as PlaywrightTimeout
+    from playwright.sync_api import sync_playwright
+
+    blocked, failed = [], []
+
+    def only_the_site(route):
+        if route.request.url.startswith(served_site + "/"):
+            route.continue_()
+        else:
+            blocked.append(route.request.url)
+            route.abort()
+
+    shot = Path(os.environ.get("MILAB_DOCS_SHOT") or tmp_path / "docs-math.png")
+    with sync_playwright() as pw:
+        browser = pw.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
+        try:
+            page = browser.new_page(viewport={"width": 1400, "height": 1000})
+            page.route("**/*", only_the_site)
+            page.on("requestfailed", lambda request: failed.append(request.url))
+            page.goto(f"{served_site}/{MATH_PAGE}", wait_until="load")
+            # MathJax typesets after loading; wait until it has drawn the page's formulas.
+            # (A MathJax that never loads is reported below, with the blocked requests.)
+            try:
+                page.wait_for_function(
+                    "() => window.MathJax && MathJax.startup && MathJax.startup.promise"
+                    " && document.querySelectorAll('mjx-container').length > 0", timeout=60_000)
+                page.evaluate("() => MathJax.startup.promise")
+                page.wait_for_load_state("networkidle")
+            except PlaywrightTimeout:
+                pass
+            formulas = page.locator("mjx-container").count()
+            text = page.inner_text("article")
+            # The screenshot shows the formula table of "Bag distances" when the page has it.
+            if page.locator("#bag-distances").count():
+                page.evaluate("() => document.getElementById('bag-distances').scrollIntoView()")
+            page.screenshot(path=str(shot), full_page=False)
+        finally:
+            browser.close()
+    assert not blocked, "the page asked for addresses outside the site:\n" + "\n".join(blocked)
+    assert not failed, "requests that failed:\n" + "\n".join(failed)
+    assert formulas >= 5, f"MathJax drew {formulas} formulas"
+    assert "\\(" not in text and "\\[" not in text, "raw TeX left in the page text"
+    assert shot.read_bytes().startswith(b"\x89PNG\r\n\x1a\n")
