@@ -1,5 +1,6 @@
-"""Multi-instance learning: bag distances, NCA-tuned integrated Hausdorff, neighbour classifiers,
-multi-instance kernels, BAMIC and two-view multi-instance clustering."""
+"""Multi-instance learning: bag distances, NCA-tuned integrated Hausdorff, nearest bags in
+blocks (beyond memory), neighbour classifiers, multi-instance kernels, BAMIC and two-view
+multi-instance clustering."""
 
 from milab_widgets.mil.bamic import BAMIC
 from milab_widgets.mil.distances import (
@@ -20,6 +21,7 @@ from milab_widgets.mil.nca import (
     nca_objective,
     tune_alpha_nca,
 )
+from milab_widgets.mil.nearest import nearest_bags
 from milab_widgets.mil.neighbors import BagKNN, CitationKNN
 from milab_widgets.mil.twoview import TwoViewMIClustering
 
@@ -39,5 +41,6 @@ __all__ = [
     "metric_distance",
     "nca_alpha_curve",
     "nca_objective",
+    "nearest_bags",
     "tune_alpha_nca",
 ]
