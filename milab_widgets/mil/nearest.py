@@ -16,12 +16,14 @@ How. Each block is ``bag_distances(references, query_block)``, the same fused Gr
 kernel as the full matrices (no copy of its numerics), a (n_references, block) matrix whose
 columns a numba pass reduces to their k smallest
 (:func:`milab_widgets.core.column_top_k.smallest_per_column`). The references come first so
-that every block is centred on the same mean: a bag pair's distance does not depend on the
-block size, and in the symmetric case it equals the full matrix's bit for bit in the runs
-of tests/mil/test_nearest_bags.py (a one-bag block, computed by BLAS gemv instead of gemm,
-can differ in the last bits). The blocks are independent, so they also run as
-``dask.delayed`` tasks on any Dask scheduler (``scheduler="threads"``, a
-``dask.distributed.Client``) with the same results.
+that every block is centred on the references' mean, as the full symmetric matrices are:
+a bag pair's distance agrees with the full matrix's to the last bit or two. Measured on
+1,200 random bags (blocks of 2 to 500 bags): bit for bit in 2 dimensions; in 20 and 166,
+about 3 in 10,000 distances differ in their last bits (BLAS picks other kernels for other
+tile shapes), and not one neighbour index differed. The blocks are independent, so they
+also run as ``dask.delayed`` tasks on any Dask scheduler (``scheduler="threads"``, a
+``dask.distributed.Client``) with results equal to the in-memory path's for the same
+``block_size``.
 
 Use::
 
@@ -104,9 +106,11 @@ def nearest_bags(bags, queries=None, n_neighbors: int = 5, metric: str = "min",
     Notes
     -----
     Peak memory: the bags, the (n_queries, n_neighbors) results and one block's
-    ``PAIR_BYTES * len(bags) * block_size`` bytes, never n x n. The time is that of the
-    full matrices' cross-product route (every pair once per query; with ``queries=None``
-    twice the symmetric full matrices' flops, as a block cannot reuse its mirror).
+    ``PAIR_BYTES * len(bags) * block_size`` bytes at most, never n x n: 100,000 bags took
+    394 MiB above the interpreter's 288 (docs/performance.md). Time: every (query, bag)
+    pair once, so with ``queries=None`` twice the pairs of the symmetric full matrices,
+    which compute each pair once and mirror it; measured 1.0-1.6x their cpu time at
+    3,000-10,000 bags, where the full matrices also pay for writing 24 n^2 bytes.
 
     Examples
     --------
