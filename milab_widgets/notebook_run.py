@@ -26,14 +26,18 @@ import time
 from pathlib import Path
 
 from milab_widgets.atomic import write_text_atomically
-from milab_widgets.papers import KERNEL_LOG, PAPERS, RUN_RECORD, notebooks_dir
+from milab_widgets.papers import (
+    KERNEL_LOG,
+    KERNEL_PID,
+    PAPERS,
+    RUN_RECORD,
+    WATCHDOG_LOG,
+    notebooks_dir,
+)
 
 #: Executions of a notebook whose outputs a lost message may have cut short.
 ATTEMPTS = 3
 
-#: The watchdog's events (JSON lines) and the kernel's process id, in the paper's folder.
-WATCHDOG_LOG = "watchdog.jsonl"
-KERNEL_PID = "kernel.pid"
 
 
 class Interrupted(BaseException):

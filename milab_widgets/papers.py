@@ -28,6 +28,15 @@ KERNEL_LOG = "kernel.log"
 #: The runner's record of a paper's run (JSON), written atomically when the run ends.
 RUN_RECORD = "run.json"
 
+#: The paper's kernel's process id (so that the runner can make sure it is gone).
+KERNEL_PID = "kernel.pid"
+
+#: The watchdog's interventions, one JSON line each (copied into the run record).
+WATCHDOG_LOG = "watchdog.jsonl"
+
+#: The worker process's own log (its stdout and stderr).
+WORKER_LOG = "runner.log"
+
 
 def notebooks_dir() -> Path:
     """The papers' notebooks folder: $MILAB_NOTEBOOKS if set, else the installed package's

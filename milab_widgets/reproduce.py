@@ -42,8 +42,10 @@ from milab_widgets.atomic import write_text_atomically
 from milab_widgets.exceptions import InputError
 from milab_widgets.papers import (
     KERNEL_LOG,
+    KERNEL_PID,
     PAPERS,
     RUN_RECORD,
+    WORKER_LOG,
     paper_names,
     read_json,
     read_run_record,
@@ -66,9 +68,6 @@ LOCK_FILE = ".milab-reproduce.lock"
 
 #: The worker each paper runs in (a command line; tests give their own).
 WORKER = (sys.executable, "-m", "milab_widgets.notebook_run")
-
-#: The worker's own log (its stdout and stderr), in the paper's folder.
-WORKER_LOG = "runner.log"
 
 
 @dataclass(frozen=True)
@@ -216,8 +215,6 @@ def kill_leftover_kernel(folder: Path) -> None:
     """Kill the paper's kernel if it outlived its worker (its pid is in ``kernel.pid``;
     checked to still be an ipykernel, so a reused pid is left alone)."""
     import psutil
-
-    from milab_widgets.notebook_run import KERNEL_PID
 
     try:
         pid = int((folder / KERNEL_PID).read_text())

@@ -6,6 +6,8 @@
   tests are never skipped silently there.
 * ``require_files(*names)`` does the same without loading: it only checks that the
   datasets' files are present (for tests that hand the data to a subprocess, a notebook).
+* ``require_browser`` skips a test when chromium or playwright is missing (fails instead
+  under ``MILAB_REQUIRE_BROWSER=1``, as CI sets when chromium is present).
 * ``empty_data_home`` points ``MILAB_DATA_HOME`` at an empty folder (a fresh install).
 * ``repo_copy`` and ``fresh_venvs`` (session-wide): the working tree copied as a fresh
   clone has it, and one fresh virtual environment per interpreter, shared by the tests that
@@ -15,10 +17,12 @@
 """
 
 import hashlib
+import importlib.util
 import os
 import threading
 from functools import partial
 from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
 from types import SimpleNamespace
 
 import pytest
@@ -30,7 +34,24 @@ from milab_widgets.data.registry import REGISTRY, DataFile, DatasetSpec, get_spe
 from milab_widgets.exceptions import DatasetUnavailableError
 from tests.packaging.fresh_env import copy_repository, make_venv
 
+#: Debian's chromium, driven by playwright in the browser tests (never downloaded).
+CHROMIUM = Path("/usr/bin/chromium")
+
 TINY_CSV = b"1,1,0.5,1.5\n1,1,2.5,3.5\n0,2,4.5,5.5\n"
+
+
+@pytest.fixture
+def require_browser():
+    """Skip when chromium or playwright is missing (fail under MILAB_REQUIRE_BROWSER=1)."""
+    missing = [why for absent, why in (
+        (not CHROMIUM.exists(), f"{CHROMIUM} missing: apt-get install chromium"),
+        (importlib.util.find_spec("playwright") is None,
+         "playwright missing: pip install playwright"),
+    ) if absent]
+    if missing and os.environ.get("MILAB_REQUIRE_BROWSER") == "1":
+        pytest.fail(f"MILAB_REQUIRE_BROWSER=1 but {'; '.join(missing)}", pytrace=False)
+    if missing:
+        pytest.skip("; ".join(missing))
 
 
 def skip_unless_required(missing: DatasetUnavailableError):

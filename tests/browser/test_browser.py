@@ -10,7 +10,6 @@ Skipped when Debian's chromium or the playwright package is missing (failed inst
 render.
 """
 
-import importlib.util
 import os
 import re
 import subprocess
@@ -28,24 +27,9 @@ from tests.browser.lab_tour import STEPS, missing_data, missing_data_problems, p
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parents[1]
 PROBE = HERE / "fixtures" / "render_probe.ipynb"
-CHROMIUM = Path("/usr/bin/chromium")
 PNG = b"\x89PNG\r\n\x1a\n"
 
-pytestmark = [pytest.mark.browser, pytest.mark.slow]
-
-
-@pytest.fixture(autouse=True)
-def require_browser():
-    """Skip when chromium or playwright is missing (fail under MILAB_REQUIRE_BROWSER=1)."""
-    missing = [why for absent, why in (
-        (not CHROMIUM.exists(), f"{CHROMIUM} missing: apt-get install chromium"),
-        (importlib.util.find_spec("playwright") is None,
-         "playwright missing: pip install playwright"),
-    ) if absent]
-    if missing and os.environ.get("MILAB_REQUIRE_BROWSER") == "1":
-        pytest.fail(f"MILAB_REQUIRE_BROWSER=1 but {'; '.join(missing)}", pytrace=False)
-    if missing:
-        pytest.skip("; ".join(missing))
+pytestmark = [pytest.mark.browser, pytest.mark.slow, pytest.mark.usefixtures("require_browser")]
 
 
 def run_module(module: str, *arguments: str, timeout: float = 600) -> subprocess.CompletedProcess:

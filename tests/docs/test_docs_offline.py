@@ -12,7 +12,6 @@ the formulas render from the MathJax shipped with it (sphinx-mathjax-offline, do
   the page's screenshot is also written there (reports/browser/docs-math.png was made so).
 """
 
-import importlib.util
 import os
 import re
 import threading
@@ -23,7 +22,8 @@ from pathlib import Path
 
 import pytest
 
-CHROMIUM = Path("/usr/bin/chromium")
+from tests.conftest import CHROMIUM
+
 CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
                  "--no-first-run", "--disable-quic", "--disable-component-update",
                  "--disable-sync"]
@@ -87,20 +87,6 @@ def test_the_finder_sees_a_cdn_script():
                 '<script src="_static/local.js"></script>')
     assert [url for url in parser.urls if EXTERNAL.match(url)] == [
         "https://cdn.jsdelivr.net/npm/mathjax@4/tex-mml-chtml.js", "//fonts.example/a.css"]
-
-
-@pytest.fixture
-def require_browser():
-    """Skip when chromium or playwright is missing (fail under MILAB_REQUIRE_BROWSER=1)."""
-    missing = [why for absent, why in (
-        (not CHROMIUM.exists(), f"{CHROMIUM} missing: apt-get install chromium"),
-        (importlib.util.find_spec("playwright") is None,
-         "playwright missing: pip install playwright"),
-    ) if absent]
-    if missing and os.environ.get("MILAB_REQUIRE_BROWSER") == "1":
-        pytest.fail(f"MILAB_REQUIRE_BROWSER=1 but {'; '.join(missing)}", pytrace=False)
-    if missing:
-        pytest.skip("; ".join(missing))
 
 
 class _QuietHandler(SimpleHTTPRequestHandler):

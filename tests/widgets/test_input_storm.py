@@ -173,6 +173,14 @@ class Storm:
         """The controls holding an invalid value that the panel uses (enabled ones)."""
         return {name for name in self.bad if not self.control(name).disabled}
 
+    def settle(self, check: Callable):
+        """The end of every storm: all its changes made, invalid values repaired, Run
+        pressed, and ``check`` (the panel's result against the library's) passed."""
+        assert self.changes == STORM
+        self.repair()
+        self.press()
+        return check(self)
+
     def repair(self) -> None:
         """Give every control holding an invalid value a valid one."""
         for knob in self.knobs:
@@ -396,10 +404,7 @@ def test_inth_ends_on_the_last_setting(empty_data_home, caplog):
                 assert "earlier settings" in panel.stale.value
             storm.press()
             check(storm)
-        assert storm.changes == STORM
-        storm.repair()
-        storm.press()
-        check(storm)
+        storm.settle(check)
     storm.change("k", 3 if storm.values["k"] != 3 else 4)
     assert "earlier settings" in panel.stale.value
     storm.press()
@@ -472,10 +477,7 @@ def test_mfsef_ends_on_the_last_setting(empty_data_home, caplog, monkeypatch):
             storm.rage(STORM // 4)
             storm.press()
             check(storm)
-        assert storm.changes == STORM
-        storm.repair()
-        storm.press()
-        check(storm)
+        storm.settle(check)
     storm.change("k", 4 if storm.values["k"] != 4 else 5)
     storm.press()
     check(storm, sketched=False)
@@ -585,10 +587,7 @@ def test_twoview_ends_on_the_last_setting(empty_data_home, caplog):
         assert "seed = 10000000 is out of range" in panel.error.value
         storm.press()
         check(storm)
-        assert storm.changes == STORM
-        storm.repair()
-        storm.press()
-        check(storm)
+        storm.settle(check)
     storm.change("beta", 1.0 if storm.values["beta"] != 1.0 else 10.0)
     storm.press()
     assert_done(panel)
