@@ -97,26 +97,19 @@ CLAIM_SOLVERS = (EIG, *LS_SOLVERS, "rLSkMDDM (direct)")
 class Settings:
     """Everything that defines a run; quick mode shrinks the protocol and the data.
 
-    The default full run keeps the paper's data sizes (Yahoo: random 4000 training / 1000
-    test rows; RCV1 subset 1: 3000 / 3000; Table 2: 3 partitions of scene and yeast) and
-    deviates from it in two documented ways (notebook, docs/papers/LSkMDDM_verdicts.md):
-
-    * ``repetitions``: random Yahoo partitions; the paper uses 10, the default 1 (about 6
-      minutes a partition on 2 cores). With one partition the claims' intervals come from a
-      paired bootstrap over its test instances (see :func:`claim_cases`): they cover the
-      test-sample noise of that one training set, not the spread over training sets; with
-      several partitions, from the paired t over the partitions.
-    * Fig. 4 times ``timing_solvers`` (kMDDM (eig) and the solvers of the speed claim) on
-      the paper's four sets at sizes 250-2000, ``timing_repeats`` = 5 interleaved CPU times
-      per size with one BLAS thread; a solver stops growing once its fastest fit at one size
-      exceeds ``timing_budget`` = 2 CPU seconds.
-
-    ``Settings(repetitions=10)`` runs the paper's ten partitions through
-    ``run(settings=...)``."""
+    The full run is the paper's protocol at the paper's data sizes: ``repetitions`` = 10
+    random Yahoo partitions (4000 training / 1000 test rows; RCV1 subset 1: 3000 / 3000;
+    Table 2: 3 partitions of scene and yeast). The claims' intervals come from the paired
+    t over the partitions (see :func:`claim_cases`); with one partition (``repetitions=1``)
+    from a paired bootstrap over its test instances, which covers only the test-sample noise
+    of that one training set. Fig. 4 times ``timing_solvers`` (kMDDM (eig) and the solvers
+    of the speed claim) on the paper's four sets at sizes 250-2000, ``timing_repeats`` = 5
+    interleaved CPU times per size with one BLAS thread; a solver stops growing once its
+    fastest fit at one size exceeds ``timing_budget`` = 2 CPU seconds."""
 
     quick: bool = False
     seed: int = 0
-    repetitions: int = 1
+    repetitions: int = 10
     ridge: float = 1.0
     yahoo: tuple = YAHOO_NAMES
     yahoo_train: int = 4000
@@ -138,7 +131,7 @@ class Settings:
                        yahoo_test=400, table2_repetitions=1, table2_max_train=400,
                        rcv1_train=600, dimensions=(2, 5, 10, 20), timing_sizes=(300, 600),
                        timing_datasets=("arts",), timing_budget=10.0)
-        return cls(False, seed, 1 if repetitions is None else repetitions)
+        return cls(False, seed, cls.repetitions if repetitions is None else repetitions)
 
 
 @dataclass
