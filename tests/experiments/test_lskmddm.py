@@ -13,7 +13,8 @@ from milab_widgets.multilabel import metrics
 
 @pytest.fixture(scope="module")
 def small_settings():
-    return lskmddm.Settings(quick=True, table2_repetitions=1, table2_max_train=300,
+    return lskmddm.Settings(quick=True, repetitions=1, table2_repetitions=1,
+                            table2_max_train=300,
                             yahoo_train=300, yahoo_test=200, dimensions=(2, 4),
                             timing_sizes=(150, 300), timing_budget=60.0)
 
