@@ -24,9 +24,9 @@ from typing import Any
 
 from milab_widgets.data import list_datasets
 from milab_widgets.data.fetch import fetch
-from milab_widgets.data.home import describe_data_home, locate
+from milab_widgets.data.home import describe_data_home
 from milab_widgets.data.registry import dataset_names, get_spec
-from milab_widgets.exceptions import DatasetUnavailableError, MilabError
+from milab_widgets.exceptions import MilabError
 from milab_widgets.papers import KERNEL_LOG, PAPERS
 
 
@@ -90,12 +90,35 @@ def _datasets(args: argparse.Namespace) -> int:
     for kind, rows in table.drop(columns="source").groupby("kind", sort=False):
         print(f"\n[{kind}]")
         print(rows.drop(columns="kind").dropna(axis=1, how="all").to_string(index=False))
-    for name in table.loc[~table["available"], "name"]:
-        try:
-            locate(get_spec(name))
-        except DatasetUnavailableError as missing:
-            print(f"\n{name}: {missing}")
+    print(GENERATED_DATASETS)
+    missing = table.loc[~table["available"], "name"].tolist()
+    if missing:
+        print(how_to_get_missing(missing))
     return 0
+
+
+#: The data a fresh install always has beyond the registry's shipped sets (built, not read).
+GENERATED_DATASETS = """
+[generated] always available, built from data a fresh install has
+  digits-a, digits-b  scikit-learn's handwritten digits (1,797 8 x 8 images) as two-view
+                      bags: milab_widgets.data.image_bags.digits_two_view(subset)
+  synthetic sets      sine_noise, square_noise (one-class), synthetic_two_view_bags (MIL)"""
+
+
+def how_to_get_missing(names: Sequence[str]) -> str:
+    """One paragraph for every missing dataset: the ``milab fetch`` command for the ones that
+    download, and the names whose files must be placed by hand (their error says how)."""
+    by_hand = [name for name in names
+               if any(data_file.url is None for data_file in get_spec(name).files)]
+    downloadable = [name for name in names if name not in by_hand]
+    lines = [f"\nMissing: {len(names)} of {len(dataset_names())} registered datasets."]
+    if downloadable:
+        lines.append("  Download them (sha256 checked):  milab fetch " + " ".join(downloadable))
+    if by_hand:
+        lines.append(f"  Placed by hand (not downloadable as such): {', '.join(by_hand)};\n"
+                     "  `milab fetch NAME` prints where each file comes from and where it goes.")
+    lines.append("  Or set MILAB_DATA_HOME to a folder that holds them.")
+    return "\n".join(lines)
 
 
 # -- fetch -----------------------------------------------------------------------------------

@@ -17,9 +17,23 @@ def test_datasets_on_a_fresh_install_shows_fox_missing_with_the_fix(empty_data_h
     assert rows["musk1"][1:] == ["92", "476", "166", "47", "45", "True", "package"]
     assert rows["fox"][-2:] == ["False", "missing"] and len(rows) == 6
     assert "[oneclass]" in out and "[multilabel]" in out
-    assert "fox: Dataset 'fox' is not available" in out
-    assert ("Fix: run `milab fetch fox`, or set MILAB_DATA_HOME to a folder holding "
-            "mil/fte.zip") in out
+    # The generated sets a fresh install always has, then one paragraph for the missing ones.
+    assert "digits-a, digits-b" in out and "digits_two_view" in out
+    missing = out.split("\nMissing: ", 1)[1]
+    n_missing = sum(not spec_available for spec_available in _available_flags(out))
+    assert missing.startswith(f"{n_missing} of {len(REGISTRY)} registered datasets.")
+    fetch_line = next(line for line in missing.splitlines() if "milab fetch " in line)
+    fetchable = fetch_line.split("milab fetch ", 1)[1].split()
+    assert "fox" in fetchable and "heart" not in fetchable
+    assert "Placed by hand (not downloadable as such): breast_cancer, cleveland_heart, heart, " \
+        "liver;" in missing
+    assert "is not available" not in out  # no paragraph per dataset
+
+
+def _available_flags(out: str) -> list[bool]:
+    """The ``available`` column of every table row of ``milab datasets``."""
+    return [words[-2] == "True" for line in out.split("\n[generated]")[0].splitlines()
+            if len(words := line.split()) > 2 and words[-1] in ("package", "missing", "home")]
 
 
 def test_fetch_reports_each_dataset_and_fails_only_the_broken_one(
