@@ -1,0 +1,177 @@
+"""A paper's claims catalogue: every claim the paper makes, where it makes it, at which
+scope, and what our runs say of it.
+
+A :class:`Claim` is one statement of a paper (abstract, experiments or conclusions) or one
+check the project added (``origin="project"``), with its ``source`` (section, table or
+figure), its ``scope`` (:data:`SCOPES`: what the wording asserts) and the ``cases`` it
+covers. :func:`claim_row` turns the claim and the result of the scope's test
+(:mod:`milab_widgets.claims.scopes`, or an exact check, or :func:`untested`) into one row of
+``claims.csv``, with two answers that differ:
+
+* ``reproduced``: do our point estimates say what the paper says, at the claim's scope?
+  ``yes``, ``no`` or ``partly`` (an every-case claim that holds on some cases), with
+  ``reproduced_cases`` = "k of n" (cases, rivals or data sets on the claim's side);
+  ``not tested`` when the data it needs is missing.
+* ``verdict``: ``supported``, ``contradicted`` or ``inconclusive``, from the interval (or
+  the scope's rule), confirmed by Holm's correction within the claim's family
+  (:func:`claims_table`): a verdict whose family-adjusted p-value ``p_adjusted`` is not
+  below 5 % becomes ``inconclusive`` (``verdict_unadjusted`` keeps the uncorrected one).
+
+``noise`` says what the interval covers (outer folds, random re-splits, test instances,
+initialisations, partitions, timing repeats). Exact checks (a deterministic measurement
+against a threshold, :data:`~milab_widgets.evaluation.claim_summary.EXACT_TEST`) keep their
+margin, no interval, no p-value, and are not adjusted.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+
+from milab_widgets.claims.scopes import ALPHA, holm
+from milab_widgets.evaluation.claim_summary import CLAIM_TABLE_COLUMNS, EXACT_TEST
+from milab_widgets.exceptions import InputError
+
+__all__ = ["CATALOGUE_COLUMNS", "Claim", "NOT_TESTED", "ORIGINS", "SCOPES", "claim_row",
+           "claims_table", "untested"]
+
+#: What a claim's wording asserts, and so which test answers it (see claims.scopes).
+SCOPES = {
+    "every case": "holds on each case (intersection-union; Holm within the claim)",
+    "on average": "holds on average over the data sets (Wilcoxon signed-rank)",
+    "best rank": "ranks best among the methods (Friedman + Nemenyi)",
+    "equivalent": "equal within a stated margin (two one-sided tests)",
+    "above threshold": "exceeds a stated value on each case (intersection-union)",
+    "faster": "takes less time (one geometric-mean ratio per data set)",
+    "exact": "a deterministic measurement against a threshold (no sampling)",
+}
+#: Who makes the claim: the paper, or the project (a check the paper does not state).
+ORIGINS = ("paper", "project")
+#: ``reproduced`` of a claim whose data is missing.
+NOT_TESTED = "not tested"
+#: The columns of ``claims.csv``: today's claim columns, then the catalogue's.
+CATALOGUE_COLUMNS = [*CLAIM_TABLE_COLUMNS, "id", "origin", "source", "scope", "reproduced",
+                     "reproduced_cases", "null", "margin", "p_adjusted", "verdict_unadjusted",
+                     "noise"]
+
+
+@dataclass(frozen=True)
+class Claim:
+    """One claim of a paper's catalogue.
+
+    ``id`` is short and unique within the paper; ``statement`` the claim in English as the
+    paper makes it; ``source`` where (e.g. "§4.2, Table 3"); ``scope`` a key of
+    :data:`SCOPES`; ``cases`` what it covers, in words (e.g. "6 data sets x 2 classifiers");
+    ``origin`` ``"paper"`` or ``"project"``; ``margin`` the equivalence margin or the
+    threshold, in the effect's units, where the scope needs one; ``family`` the group
+    within which Holm's correction runs (default: the origin, so the paper's claims form
+    one family and the project's checks another)."""
+
+    id: str
+    statement: str
+    source: str
+    scope: str
+    cases: str
+    origin: str = "paper"
+    margin: float | None = None
+    family: str | None = None
+
+    def __post_init__(self):
+        if self.scope not in SCOPES:
+            raise InputError(f"claim {self.id!r}: scope {self.scope!r} is not one of "
+                             f"{list(SCOPES)}.")
+        if self.origin not in ORIGINS:
+            raise InputError(f"claim {self.id!r}: origin must be one of {ORIGINS}.")
+        if self.scope in ("equivalent", "above threshold") and self.margin is None:
+            raise InputError(f"claim {self.id!r}: a {self.scope!r} claim needs its margin.")
+
+    @property
+    def holm_family(self) -> str:
+        return self.family or self.origin
+
+
+def claim_row(claim: Claim, result: dict, *, noise: str, cases: pd.DataFrame | None = None
+              ) -> dict:
+    """One row of ``claims.csv`` from ``result`` (a scope test's dict: effect, ci_low,
+    ci_high, p_value, verdict, test, n and optionally null) and the claim's ``cases`` (one
+    row per case with its ``effect`` and ``verdict``; for a rank claim, one per rival with
+    the rank gap), whose counts and point estimates give ``reproduced``."""
+    null = float(result.get("null", 1.0 if claim.scope == "faster" else 0.0))
+    cases = cases if cases is not None else pd.DataFrame({"effect": [result["effect"]],
+                                                          "verdict": [result["verdict"]]})
+    counts = cases.verdict.value_counts()
+    on_side = _on_claims_side(claim, cases.effect.to_numpy(dtype=float), null)
+    return {"claim": claim.statement,
+            **{key: result[key] for key in ("effect", "ci_low", "ci_high", "p_value",
+                                            "verdict", "test", "n")},
+            "cases": len(cases),
+            **{f"cases_{word}": int(counts.get(word, 0))
+               for word in ("supported", "contradicted", "inconclusive")},
+            "id": claim.id, "origin": claim.origin, "source": claim.source,
+            "scope": claim.scope, "reproduced": _reproduced(claim, result, on_side, null),
+            "reproduced_cases": f"{int(on_side.sum())} of {len(on_side)}", "null": null,
+            "margin": np.nan if claim.margin is None else float(claim.margin),
+            "p_adjusted": np.nan, "verdict_unadjusted": result["verdict"], "noise": noise}
+
+
+def untested(claim: Claim, reason: str) -> dict:
+    """The row of a claim our data cannot test (``reason``: which data is missing and how to
+    get it); it counts apart from the verdicts."""
+    return {"claim": claim.statement, "effect": np.nan, "ci_low": np.nan, "ci_high": np.nan,
+            "p_value": np.nan, "verdict": "inconclusive", "test": f"{NOT_TESTED}: {reason}",
+            "n": 0, "cases": 0, "cases_supported": 0, "cases_contradicted": 0,
+            "cases_inconclusive": 0, "id": claim.id, "origin": claim.origin,
+            "source": claim.source, "scope": claim.scope, "reproduced": NOT_TESTED,
+            "reproduced_cases": "0 of 0", "null": 1.0 if claim.scope == "faster" else 0.0,
+            "margin": np.nan if claim.margin is None else float(claim.margin),
+            "p_adjusted": np.nan, "verdict_unadjusted": "inconclusive", "noise": reason}
+
+
+def claims_table(rows: list[dict], catalogue: tuple[Claim, ...]) -> pd.DataFrame:
+    """``claims.csv`` of one paper: one row per claim of ``catalogue`` (in its order; a
+    claim missing from ``rows`` or given twice is an error), Holm's correction within each
+    family of statistical rows, and the verdicts it leaves standing."""
+    by_id = {}
+    for row in rows:
+        if row["id"] in by_id:
+            raise InputError(f"claim {row['id']!r} has two rows; one row per claim.")
+        by_id[row["id"]] = row
+    missing = [claim.id for claim in catalogue if claim.id not in by_id]
+    extra = sorted(set(by_id) - {claim.id for claim in catalogue})
+    if missing or extra:
+        raise InputError(f"the rows do not match the catalogue: missing {missing}, not in "
+                         f"the catalogue {extra}.")
+    table = pd.DataFrame([by_id[claim.id] for claim in catalogue], columns=CATALOGUE_COLUMNS)
+    family = pd.Series([claim.holm_family for claim in catalogue], index=table.index)
+    statistical = ~table.test.astype(str).str.startswith(EXACT_TEST) & \
+        (table.reproduced != NOT_TESTED)
+    for _, members in table[statistical].groupby(family[statistical]):
+        table.loc[members.index, "p_adjusted"] = holm(members.p_value.to_numpy())
+    weakened = statistical & (table.verdict != "inconclusive") & \
+        ~(table.p_adjusted < ALPHA)
+    table.loc[weakened, "verdict"] = "inconclusive"
+    return table
+
+
+def _on_claims_side(claim: Claim, effects: np.ndarray, null: float) -> np.ndarray:
+    if claim.scope == "equivalent":
+        return np.abs(effects) < claim.margin
+    if claim.scope == "exact":
+        return effects >= 0
+    return effects > null
+
+
+def _reproduced(claim: Claim, result: dict, on_side: np.ndarray, null: float) -> str:
+    """yes / no / partly from the point estimates at the claim's scope."""
+    if claim.scope in ("every case", "above threshold", "best rank"):
+        if on_side.all():
+            return "yes"
+        return "partly" if on_side.any() and claim.scope != "best rank" else "no"
+    effect = float(result["effect"])
+    if claim.scope == "equivalent":
+        return "yes" if abs(effect) < claim.margin else "no"
+    if claim.scope == "exact":
+        return "yes" if effect >= 0 else "no"
+    return "yes" if effect > null else "no"
