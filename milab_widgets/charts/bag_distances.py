@@ -9,7 +9,7 @@ import altair as alt
 import numpy as np
 import pandas as pd
 
-from milab_widgets.charts.theme import PALETTE
+from milab_widgets.charts.theme import PALETTE, SYMBOL_LEGEND
 from milab_widgets.exceptions import InputError
 
 __all__ = ["nca_curve_chart", "distance_heatmap_chart"]
@@ -37,8 +37,8 @@ def nca_curve_chart(
         What the marked point is (e.g. "NCA-tuned α", "α by hand"): shown next to it,
         in its tooltip and in the title.
     select : str, optional
-        Name of a click selection on the curve (the nearest point's ``alpha``), for a live
-        chart whose clicks choose alpha.
+        Name of a click selection on the curve's points: a click anywhere in the plot takes
+        the nearest point's ``alpha`` (for a live chart whose clicks choose alpha).
     """
     alphas, values = _curve_arrays(alphas, values)
     curve = pd.DataFrame({"alpha": alphas, "f": values})
@@ -48,11 +48,12 @@ def nca_curve_chart(
     f_axis = alt.Y("f:Q", title="f(α): expected correct leave-one-out bags",
                    scale=alt.Scale(zero=False))
     tooltip = [alt.Tooltip("alpha:Q", format=".3f"), alt.Tooltip("f:Q", format=".3f")]
-    line = alt.Chart(curve).mark_line(point=alt.OverlayMarkDef(size=12, opacity=0.5)).encode(
+    line = alt.Chart(curve).mark_line().encode(x=alpha_axis, y=f_axis)
+    points = alt.Chart(curve).mark_point(size=12, opacity=0.5).encode(
         x=alpha_axis, y=f_axis, tooltip=tooltip)
-    if select:
-        line = line.add_params(alt.selection_point(name=select, fields=["alpha"], on="click",
-                                                   nearest=True))
+    if select:  # on the points: Vega's "nearest" (a voronoi layer) works for points, not lines
+        points = points.add_params(alt.selection_point(name=select, fields=["alpha"],
+                                                       on="click", nearest=True))
     marker = alt.Chart(chosen)
     rule = marker.mark_rule(color=PALETTE[3], strokeDash=[4, 3]).encode(x="alpha:Q")
     point = marker.mark_point(color=PALETTE[3], size=120, filled=True).encode(
@@ -61,13 +62,14 @@ def nca_curve_chart(
     text = marker.mark_text(align="left", dx=8, dy=-8, color=PALETTE[3]).encode(
         x="alpha:Q", y="f:Q", text=alt.Text("what:N")
     )
-    return alt.layer(line, rule, point, text).properties(
+    return alt.layer(line, points, rule, point, text).properties(
         title=f"NCA objective f(α), σ = {sigma:g}; {chosen_label} = {float(chosen_alpha):.3f}"
     )
 
 
 def distance_heatmap_chart(matrix, labels, title: str, max_bags: int = 120, *,
-                           select: str | None = None, size: int = 360) -> alt.Chart:
+                           select: str | None = None, size: int = 360,
+                           bag_ids=None) -> alt.Chart:
     """A bag x bag distance heatmap, bags ordered by label so class blocks show.
 
     Negative bags come first, then positive ones (each in their original order); rules mark
@@ -93,16 +95,29 @@ def distance_heatmap_chart(matrix, labels, title: str, max_bags: int = 120, *,
         ``labels``), for a live chart whose clicks choose a bag.
     size : int
         Width and height of the plot in pixels.
+    bag_ids : (n,) sequence, optional
+        The bags' names, shown in the tooltip (default: their indices), so that the tooltip
+        names a bag as the panel does.
+
+    The colour legend lists values as symbols, not a gradient: Vega numbers each SVG
+    gradient ``gradient_0``, ``gradient_1``, ... per chart, so two live charts on one page
+    (each JupyterChart loads its own copy of Vega) both define ``gradient_0`` and the
+    second legend shows the first one's gradient, or nothing when that chart is in a hidden
+    tab.
     """
     matrix, labels = _heatmap_arrays(matrix, labels, max_bags)
+    bag_ids = np.arange(len(labels)) if bag_ids is None else np.asarray(bag_ids)
+    if bag_ids.shape != labels.shape:
+        raise InputError(f"bag_ids {bag_ids.shape} and labels {labels.shape} do not match: "
+                         "pass one id per bag, or none.")
     shown = _label_ordered_subset(labels, max_bags)
     n_shown, n_negative = len(shown), int((labels[shown] == 0).sum())
     if n_shown < len(labels):
         title = f"{title} ({n_shown} of {len(labels)} bags, evenly spaced)"
     position = alt.Scale(domain=[0, n_shown], nice=False)
     cells = (
-        alt.Chart(_heatmap_rows(matrix, labels, shown))
-        .transform_flatten(["distance", "col", "col_bag", "col_label"])
+        alt.Chart(_heatmap_rows(matrix, labels, shown, bag_ids))
+        .transform_flatten(["distance", "col", "col_bag", "col_id", "col_label"])
         .transform_calculate(col_end="datum.col + 1", row_end="datum.row + 1")
         .mark_rect()
         .encode(
@@ -111,8 +126,11 @@ def distance_heatmap_chart(matrix, labels, title: str, max_bags: int = 120, *,
             y=alt.Y("row:Q", title=None, scale=alt.Scale(domain=[0, n_shown], nice=False,
                                                           reverse=True)),
             y2="row_end:Q",
-            color=alt.Color("distance:Q", title="distance"),
-            tooltip=["row_bag:Q", "row_label:Q", "col_bag:Q", "col_label:Q",
+            color=alt.Color("distance:Q", title="distance", legend=SYMBOL_LEGEND),
+            tooltip=[alt.Tooltip("row_id:N", title="row bag"),
+                     alt.Tooltip("row_label:Q", title="row bag's label"),
+                     alt.Tooltip("col_id:N", title="column bag"),
+                     alt.Tooltip("col_label:Q", title="column bag's label"),
                      alt.Tooltip("distance:Q", format=".3f")],
         )
     )
@@ -127,15 +145,18 @@ def distance_heatmap_chart(matrix, labels, title: str, max_bags: int = 120, *,
     ).properties(title=title, width=size, height=size)
 
 
-def _heatmap_rows(matrix: np.ndarray, labels: np.ndarray, shown: np.ndarray) -> pd.DataFrame:
-    """One row per shown bag: its position, index, label, and its distances to the shown
-    bags as lists (with their positions, indices and labels) for ``flatten``."""
+def _heatmap_rows(matrix: np.ndarray, labels: np.ndarray, shown: np.ndarray,
+                  bag_ids: np.ndarray) -> pd.DataFrame:
+    """One row per shown bag: its position, index, id, label, and its distances to the
+    shown bags as lists (with their positions, indices, ids and labels) for ``flatten``."""
     n_shown = len(shown)
-    columns = {"col": list(range(n_shown)), "col_bag": shown.tolist(),
+    ids = [str(bag_id) for bag_id in bag_ids[shown]]
+    columns = {"col": list(range(n_shown)), "col_bag": shown.tolist(), "col_id": ids,
                "col_label": labels[shown].tolist()}
     return pd.DataFrame({
         "row": np.arange(n_shown),
         "row_bag": shown,
+        "row_id": ids,
         "row_label": labels[shown],
         "distance": matrix[np.ix_(shown, shown)].tolist(),
         **{name: [values] * n_shown for name, values in columns.items()},

@@ -30,7 +30,7 @@ import altair as alt
 
 from milab_widgets.atomic import atomic_path
 
-__all__ = ["THEME_NAME", "PALETTE", "lab_theme", "use_lab_charts", "save_chart"]
+__all__ = ["THEME_NAME", "PALETTE", "SYMBOL_LEGEND", "lab_theme", "use_lab_charts", "save_chart"]
 
 THEME_NAME = "milab"
 
@@ -46,6 +46,13 @@ PALETTE = (
     "#F0E442",  # yellow
     "#000000",  # black
 )
+
+#: Legend of a continuous colour scale in a live chart: values as symbols, not a gradient.
+#: Vega numbers SVG gradients gradient_0, gradient_1, ... per copy of Vega, and each live
+#: chart (a JupyterChart) loads its own copy, so two gradient legends on one page share the
+#: id ``gradient_0``: the second shows the first one's colours, or nothing when that chart
+#: sits in a hidden tab (seen: TwoViewMIC's legend blank beside intH's heatmap).
+SYMBOL_LEGEND = alt.Legend(type="symbol", symbolType="square")
 
 _FONT = "Helvetica Neue, Helvetica, Arial, Liberation Sans, DejaVu Sans, sans-serif"
 _SAVE_FORMATS = ("svg", "png", "pdf", "html", "json")

@@ -6,7 +6,7 @@ import altair as alt
 import numpy as np
 import pandas as pd
 
-from milab_widgets.charts.theme import PALETTE
+from milab_widgets.charts.theme import PALETTE, SYMBOL_LEGEND
 from milab_widgets.experiments.twoview import METHODS
 
 #: Rule colours: the paper's H rule vermillion, ours blue.
@@ -103,7 +103,8 @@ def confusion_chart(table: pd.DataFrame, title: str, *, select: str | None = Non
         y=alt.Y("class:N", sort=[str(c) for c in table.index], title="class"),
     )
     cells = base.mark_rect().encode(
-        color=alt.Color("count:Q", scale=alt.Scale(scheme="blues"), title="bags"),
+        color=alt.Color("count:Q", scale=alt.Scale(scheme="blues"), title="bags",
+                        legend=SYMBOL_LEGEND),  # no gradient: its SVG id would clash
         tooltip=["class", "cluster", "count"],
     )
     if select:

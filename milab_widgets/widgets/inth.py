@@ -282,7 +282,8 @@ class IntHPanel(Panel):
             width=330, height=260)
         metric_matrix = metric_distance(matrices, self.distance.value, alpha=alpha, labels=y)
         self.heatmap_chart = distance_heatmap_chart(metric_matrix, y, self._heatmap_title(alpha),
-                                                    HEATMAP_BAGS, select="bag_pick", size=300)
+                                                    HEATMAP_BAGS, select="bag_pick", size=300,
+                                                    bag_ids=bags.bag_ids)
         self.curve_view.show(self.curve_chart)
         self.heatmap_view.show(self.heatmap_chart)
 

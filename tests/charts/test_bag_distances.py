@@ -41,7 +41,7 @@ def test_curve_chart_holds_the_curve_and_marks_the_chosen_point():
     _, curve = layer_with_mark(chart, "line")
     assert [row["alpha"] for row in curve] == pytest.approx(alphas)
     assert [row["f"] for row in curve] == pytest.approx(values)
-    point_layer, point = layer_with_mark(chart, "point")
+    point_layer, point = chosen_point_layer(chart)
     assert point == [{"alpha": 0.25, "f": 39.9975, "what": "NCA-tuned α"}]
     assert point_layer["encoding"]["x"]["field"] == "alpha"
     assert point_layer["encoding"]["y"]["field"] == "f"
@@ -49,6 +49,32 @@ def test_curve_chart_holds_the_curve_and_marks_the_chosen_point():
     assert rule[0]["alpha"] == 0.25 and rule_layer["encoding"]["x"]["field"] == "alpha"
     title = chart.to_dict()["title"]
     assert "σ = 2" in title and "0.250" in title
+
+
+def chosen_point_layer(chart):
+    """The point layer marking the chosen alpha (the other point layer draws the curve)."""
+    spec = chart.to_dict()
+    (layer,) = [layer for layer in spec["layer"]
+                if _mark_type(layer) == "point" and "what" in str(layer["encoding"])]
+    return layer, spec["datasets"][layer["data"]["name"]]
+
+
+def test_curve_click_selects_on_the_points_so_vega_can_find_the_nearest():
+    """Vega's nearest-point lookup (a voronoi layer) works for point marks only: the
+    compiled chart must put the click selection on the curve's points, and draw their
+    voronoi cells over the points' data (on a line it warned and never drew them)."""
+    alphas = np.linspace(0, 1, 11)
+    chart = nca_curve_chart(alphas, alphas**2, 0.5, 0.25, sigma=1.0, select="alpha_pick")
+    spec = chart.to_dict()
+    (param,) = spec["params"]
+    assert param["name"] == "alpha_pick" and param["select"]["nearest"]
+    selecting = [layer for layer in spec["layer"] if layer.get("name") in param["views"]]
+    assert [_mark_type(layer) for layer in selecting] == ["point"]
+    assert [row["alpha"] for row in spec["datasets"][selecting[0]["data"]["name"]]] == \
+        pytest.approx(alphas)
+    marks = {mark["name"]: mark for mark in vl_convert.vegalite_to_vega(spec)["marks"]}
+    (voronoi,) = [mark for mark in marks.values() if mark["name"].endswith("_voronoi")]
+    assert marks[voronoi["from"]["data"]]["type"] == "symbol"
 
 
 def test_curve_chart_rejects_mismatched_arrays():
@@ -113,12 +139,34 @@ def test_heatmap_renders_every_cell_with_its_distance():
     svg = vl_convert.vegalite_to_svg(distance_heatmap_chart(matrix, labels, "d").to_dict())
 
     cells = re.findall(r'aria-label="[^"]*?: (\d+); row: (\d+);[^"]*?distance: ([\d.]+);'
-                       r' row_bag: (\d+);[^"]*?col_bag: (\d+);', svg)
+                       r' row bag: (\w+);[^"]*?column bag: (\w+);', svg)
     assert len(cells) == 25
     for col, row, distance, row_bag, col_bag in cells:
         order = [1, 3, 4, 0, 2]
         assert (int(row_bag), int(col_bag)) == (order[int(row)], order[int(col)])
         assert float(distance) == matrix[int(row_bag), int(col_bag)]
+
+
+def test_heatmap_tooltip_names_bags_by_their_ids_with_readable_titles():
+    """The tooltip says "row bag: b3" -- the name the panel shows for that bag -- never its
+    index under a field name (it said "row_bag 58" where the panel said "Bag 59")."""
+    matrix = np.arange(9.0).reshape(3, 3)
+    svg = vl_convert.vegalite_to_svg(
+        distance_heatmap_chart(matrix, [0, 1, 0], "d", bag_ids=["b1", "b2", "b3"]).to_dict())
+    cells = re.findall(r"row bag: (b\d); row bag's label: (\d); column bag: (b\d);"
+                       r" column bag's label: (\d)", svg)
+    ids, labels = ["b1", "b3", "b2"], [0, 0, 1]  # label order
+    assert sorted(cells) == sorted((ids[r], str(labels[r]), ids[c], str(labels[c]))
+                                   for r in range(3) for c in range(3))
+    assert "row_bag" not in svg and "col_bag:" not in svg
+    with pytest.raises(InputError, match="one id per bag"):
+        distance_heatmap_chart(matrix, [0, 1, 0], "d", bag_ids=["b1"])
+
+
+def test_live_heatmap_legend_has_no_gradient_whose_id_could_clash():
+    svg = vl_convert.vegalite_to_svg(
+        distance_heatmap_chart(symmetric_matrix(4), [0, 1, 0, 1], "d", select="pick").to_dict())
+    assert "gradient_" not in svg and "<linearGradient" not in svg
 
 
 @pytest.mark.parametrize(

@@ -33,7 +33,8 @@ def panel():
 
 def chosen_point(panel):
     spec = panel.curve_chart.to_dict()
-    point = next(layer for layer in spec["layer"] if layer["mark"]["type"] == "point")
+    point = next(layer for layer in spec["layer"]  # the marker (the curve has points too)
+                 if layer["mark"]["type"] == "point" and "what" in str(layer["encoding"]))
     return spec["datasets"][point["data"]["name"]][0]
 
 
