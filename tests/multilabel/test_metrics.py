@@ -107,3 +107,75 @@ def test_evaluate_returns_every_metric():
 def test_bad_input_is_named(call, message):
     with pytest.raises(InputError, match=message):
         call()
+
+
+# -- the tie rules -----------------------------------------------------------------------------
+# Two instances, three labels, labels 0 and 1 tied at the top (0.5, 0.5, 0.2).
+TIED_Y = np.array([[1, 0, 0], [0, 1, 0]])
+TIED_SCORES = np.array([[0.5, 0.5, 0.2], [0.5, 0.5, 0.2]])
+
+
+def test_pessimistic_ties_worked_by_hand():
+    # Both instances: the tied labels 0 and 1 both take rank 2 (labels scoring >= 0.5).
+    # One-error: an irrelevant label is among the top-tied ones -> 1, 1.
+    # Coverage: worst relevant rank 2, minus 1 -> 1, 1.  AP: 1 relevant at rank <= 2 -> 1/2.
+    # Ranking loss: pairs (relevant, tied irrelevant) wrong, (relevant, label 2) right -> 1/2.
+    assert metrics.one_error(TIED_Y, TIED_SCORES, ties="pessimistic") == 1.0
+    assert metrics.coverage(TIED_Y, TIED_SCORES, ties="pessimistic") == 1.0
+    assert metrics.average_precision(TIED_Y, TIED_SCORES, ties="pessimistic") == 0.5
+    assert metrics.ranking_loss(TIED_Y, TIED_SCORES) == 0.5
+
+
+def test_zhang_ties_worked_by_hand():
+    # One-error: a relevant label is among the top-tied ones in both rows -> 0, 0.
+    # Stable ascending sort of (0.5, 0.5, 0.2): label 2, label 0, label 1, so from the top
+    # label 1 has rank 1, label 0 rank 2, label 2 rank 3.
+    # Row 1 (label 0 relevant): coverage 2 - 1 = 1, AP 1/2.  Row 2 (label 1): 0 and 1.
+    assert metrics.one_error(TIED_Y, TIED_SCORES, ties="zhang") == 0.0
+    assert metrics.coverage(TIED_Y, TIED_SCORES, ties="zhang") == 0.5
+    assert metrics.average_precision(TIED_Y, TIED_SCORES, ties="zhang") == 0.75
+    # every top-tied label irrelevant: an error under both rules
+    only_last = np.array([[0, 0, 1]])
+    assert metrics.one_error(only_last, TIED_SCORES[:1], ties="zhang") == 1.0
+
+
+def test_zhang_average_precision_with_two_relevant_tied_labels():
+    # scores (0.3, 0.7, 0.7, 0.1), labels 1 and 3 relevant. Stable ascending order: 3, 0,
+    # 1, 2 -> ranks from the top: label 2: 1, label 1: 2, label 0: 3, label 3: 4.
+    # AP = (1/2 [label 1: itself at rank 2] + 2/4 [label 3: both relevant at ranks <= 4]) / 2
+    # = 0.5; coverage = 4 - 1 = 3. Pessimistic: label 1 rank 2 (labels 1 and 2 score
+    # >= 0.7), label 3 rank 4: the same AP (1/2 + 2/4) / 2 = 0.5 and coverage 3.
+    Y, scores = np.array([[0, 1, 0, 1]]), np.array([[0.3, 0.7, 0.7, 0.1]])
+    for rule in metrics.TIE_RULES:
+        assert metrics.average_precision(Y, scores, ties=rule) == 0.5
+        assert metrics.coverage(Y, scores, ties=rule) == 3.0
+    # label 2 relevant instead of 1: Zhang ranks it first (AP 1, one-error 0), the
+    # pessimistic rule ranks it second behind the tied label 1 (AP (1/2 + 2/4) / 2).
+    Y = np.array([[0, 0, 1, 1]])
+    assert metrics.average_precision(Y, scores, ties="zhang") == pytest.approx((1 + 2 / 4) / 2)
+    assert metrics.average_precision(Y, scores, ties="pessimistic") == pytest.approx(0.5)
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_zhang_rule_is_the_tie_broken_by_label_index(seed):
+    """Zhang's rule equals the tie-free metrics on scores whose ties are broken in favour of
+    the later label, and without ties the two rules agree."""
+    Y, scores, _ = random_problem(seed)
+    broken = scores + 1e-9 * np.arange(scores.shape[1])  # later label ranked higher
+    for metric in (metrics.coverage, metrics.average_precision):
+        assert metric(Y, scores, ties="zhang") == pytest.approx(metric(Y, broken))
+        assert metric(Y, broken, ties="zhang") == pytest.approx(metric(Y, broken))
+    any_relevant_on_top = [np.any(y[f == f.max()] == 1) for y, f in zip(Y, scores)]
+    assert metrics.one_error(Y, scores, ties="zhang") == pytest.approx(
+        1 - np.mean(any_relevant_on_top))
+    assert metrics.one_error(Y, broken, ties="zhang") == metrics.one_error(Y, broken)
+
+
+def test_evaluate_passes_the_tie_rule_and_refuses_an_unknown_one():
+    Y, scores, predictions = random_problem(0)
+    zhang = metrics.evaluate(Y, scores, predictions, ties="zhang")
+    pessimistic = metrics.evaluate(Y, scores, predictions)
+    assert zhang["OE"] == metrics.one_error(Y, scores, ties="zhang") < pessimistic["OE"]
+    assert zhang["RL"] == pessimistic["RL"] and zhang["HL"] == pessimistic["HL"]
+    with pytest.raises(InputError, match="ties='optimistic'.*pessimistic"):
+        metrics.evaluate(Y, scores, predictions, ties="optimistic")
