@@ -131,7 +131,14 @@ def test_equivalent_matches_two_one_sided_t_tests():
 
 def test_equivalent_contradicted_when_the_interval_lies_beyond_the_margin():
     d = np.array([0.05, 0.06, 0.055, 0.052, 0.058])
-    assert equivalent(d, 0.01)["verdict"] == "contradicted"
+    beyond = equivalent(d, 0.01)
+    assert beyond["verdict"] == "contradicted"
+    # its p is the one-sided test that the mean exceeds the margin (not TOST's, near 1),
+    # so that Holm's correction can confirm the contradiction
+    assert beyond["p_value"] == pytest.approx(
+        stats.ttest_1samp(d, 0.01, alternative="greater").pvalue)
+    assert beyond["p_value"] < 0.025
+    assert equivalent(-d, 0.01)["p_value"] == pytest.approx(beyond["p_value"])
     assert equivalent(np.array([0.0, 0.02, -0.02, 0.01]), 0.01)["verdict"] == "inconclusive"
     with pytest.raises(InputError, match="margin"):
         equivalent(d, 0.0)
