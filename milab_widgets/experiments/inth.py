@@ -7,9 +7,9 @@ Regenerates, as tidy DataFrames:
   75/38 train/test split, so it is evaluated with the same nested cross-validation
   (a documented deviation);
 - Figs. 1-4: accuracy of Citation-KNN+intH and KNN+intH as references/K and sigma vary;
-- the paper's claims as statistical statements: per dataset and classifier the corrected
-  resampled t-test on the outer folds, per claim the Wilcoxon signed-rank test over the
-  datasets (see :mod:`milab_widgets.evaluation.claim_summary`).
+- the paper's claims, each at the scope the paper words it (every case, on average, ...),
+  from the catalogue :mod:`milab_widgets.claims.inth` (per case the corrected resampled
+  t-test on the outer folds).
 
 Protocol (the paper's §2): 10-fold outer cross-validation; inside each training fold a 5-fold
 cross-validation picks references/K from {1, 3, 5, 7} and, for intH, sigma from
@@ -28,9 +28,9 @@ import pandas as pd
 from sklearn.model_selection import LeaveOneOut
 from sklearn.preprocessing import StandardScaler
 
+from milab_widgets.claims import inth as catalogue
+from milab_widgets.claims.text import claims_markdown
 from milab_widgets.evaluation.cache import ResultCache
-from milab_widgets.evaluation.claim_summary import summarise_claims, verdict_lines
-from milab_widgets.evaluation.claim_tests import CLAIM_COLUMNS, paired_case
 from milab_widgets.evaluation.neighbors_cv import (
     K_GRID,
     SIGMA_GRID,
@@ -52,11 +52,6 @@ CLASSIFIERS = {"citation-knn": "Citation-KNN", "knn": "KNN"}
 FOLD_COLUMNS = ("classifier", "metric", "fold", "k", "sigma", "alpha", "inner_accuracy", "accuracy",
                 "n_test", "seconds", "dataset")
 METRICS = {"min": "minH", "max": "maxH", "integrated": "intH", "average": "aveH", "adapted": "adaH"}
-#: The paper's claims, one per rival distance (claim 1: minH, maxH; claim 2: aveH, adaH).
-CLAIMS = {rival: f"intH more accurate than {METRICS[rival]}"
-          for rival in ("min", "max", "average", "adapted")}
-#: What names a case in ``claim_cases.csv``, and the two accuracies behind its effect.
-CASE_COLUMNS = ["dataset", "classifier", "rival", "intH", "rival_accuracy"]
 
 #: Citation-KNN with minimal Hausdorff, R = 2, C = 4, as published by Wang & Zucker (ICML 2000).
 #: The paper's own Tables 3-4 were lost when its text was extracted.
@@ -102,11 +97,14 @@ class Results:
 
     @property
     def claim_cases(self) -> pd.DataFrame:
-        return claim_cases(self.folds)
+        """Every pairwise case behind the claims (``claim_cases.csv``)."""
+        return catalogue.claim_cases(self.folds)
 
     @property
     def claims(self) -> pd.DataFrame:
-        return claims_across_datasets(self.claim_cases)
+        """One row per claim of the catalogue (``claims.csv``)."""
+        return catalogue.claims(self.folds, parameter_curves(self.sweep, self.folds),
+                                self.skipped)
 
 
 def run(datasets=TABLE3_DATASETS + MILWEB_DATASETS, quick: bool = False, seed: int = 0,
@@ -222,56 +220,12 @@ def accuracy_table(summary: pd.DataFrame, datasets) -> pd.DataFrame:
                          columns=[d for d in datasets if d in table.columns])
 
 
-def claim_cases(folds: pd.DataFrame) -> pd.DataFrame:
-    """The paper's claims per case (dataset x classifier x rival) as statistical statements.
-
-    Claims: 1. intH is more accurate than minH and maxH (every dataset); 2. intH is more
-    accurate than aveH and adaH (Musk1, Musk2, Elephant, Fox, Tiger). A case pairs intH's
-    and the rival's accuracy on the same outer folds; the effect is their mean difference
-    (intH minus rival, a fraction), tested by Nadeau & Bengio's corrected resampled t-test
-    (:func:`~milab_widgets.evaluation.claim_tests.paired_case`): the outer folds' training
-    sets overlap, and n_test / n_train is the folds' own mean ratio (about 1/9 in 10-fold CV).
-    """
-    rows = []
-    for (dataset, classifier), group in folds.groupby(["dataset", "classifier"], sort=False):
-        accuracy = group.pivot(index="fold", columns="metric", values="accuracy")
-        ratio = fold_test_train_ratio(group[group.metric == "integrated"].n_test)
-        for rival in _rivals(dataset):
-            case = paired_case(accuracy["integrated"] - accuracy[rival], method="corrected_t",
-                               test_train_ratio=ratio)
-            rows.append({"claim": CLAIMS[rival], **case, "dataset": dataset,
-                         "classifier": CLASSIFIERS[classifier], "rival": METRICS[rival],
-                         "intH": accuracy["integrated"].mean(),
-                         "rival_accuracy": accuracy[rival].mean()})
-    return pd.DataFrame(rows, columns=CLAIM_COLUMNS + CASE_COLUMNS)
-
-
-def fold_test_train_ratio(n_test: pd.Series) -> float:
-    """Mean over the outer folds of n_test / n_train, every bag being in one test fold."""
-    n_test = n_test.to_numpy(dtype=float)
-    return float(np.mean(n_test / (n_test.sum() - n_test)))
-
-
-def claims_across_datasets(cases: pd.DataFrame) -> pd.DataFrame:
-    """One row per claim: Wilcoxon signed-rank test and Hodges-Lehmann interval over the
-    datasets, a dataset's effect being the mean of its two classifiers' cases, and the
-    per-case verdict counts (:func:`~milab_widgets.evaluation.claim_summary.summarise_claims`
-    over the datasets)."""
-    return summarise_claims(cases, over="dataset")
-
-
 def verdict_text(claims: pd.DataFrame) -> str:
-    """The verdict as Markdown, one line per claim, read from the claims table."""
-    if claims.empty:
-        return "No claim could be tested: the datasets it needs were skipped."
-    return ("Accuracy of intH minus its rival's (points), over the datasets "
-            "(Hodges-Lehmann effect, Wilcoxon signed-rank test):\n\n" + "\n".join(
-                verdict_lines(claims, scale=100, unit=" points",
-                              cases="per dataset and classifier")))
-
-
-def _rivals(dataset) -> tuple[str, ...]:
-    return ("min", "max", "average", "adapted") if dataset in TABLE3_DATASETS else ("min", "max")
+    """The verdict as Markdown, read from the claims table: the paper's claims, then the
+    project's checks (:func:`~milab_widgets.claims.text.claims_markdown`)."""
+    return ("Effects are accuracy differences in points (the sensitivity claim: MILWEB's "
+            "accuracy range minus a set's).\n\n"
+            + claims_markdown(claims, scale=100, unit=" points"))
 
 
 def sweep_curves(sweep: pd.DataFrame, folds: pd.DataFrame, vary: str) -> pd.DataFrame:
@@ -289,6 +243,16 @@ def sweep_curves(sweep: pd.DataFrame, folds: pd.DataFrame, vary: str) -> pd.Data
         kept.groupby(["dataset", "classifier", vary, f"fixed_{fixed}"])["accuracy"]
         .agg(mean="mean", std="std").reset_index()
     )
+
+
+def parameter_curves(sweep: pd.DataFrame, folds: pd.DataFrame) -> pd.DataFrame:
+    """The curves of Figs. 1-4 in one table: :func:`sweep_curves` for K and for sigma, with
+    the varied parameter in ``vary`` (empty when there was no sweep)."""
+    columns = ["dataset", "classifier", "vary", "mean"]
+    if sweep.empty or folds.empty:
+        return pd.DataFrame(columns=columns)
+    return pd.concat([sweep_curves(sweep, folds, vary).assign(vary=vary)[columns]
+                      for vary in ("k", "sigma")], ignore_index=True)
 
 
 def paper_comparison(summary: pd.DataFrame, published_setting: pd.DataFrame) -> pd.DataFrame:
@@ -309,8 +273,8 @@ def save_tables(results: Results, folder) -> list[Path]:
         "summary": summary,
         "table3": accuracy_table(summary, TABLE3_DATASETS).reset_index(),
         "table4_milweb": accuracy_table(summary, MILWEB_DATASETS).reset_index(),
-        "claims": claims_across_datasets(cases := results.claim_cases),
-        "claim_cases": cases,
+        "claims": results.claims,
+        "claim_cases": results.claim_cases,
         "sweep": results.sweep,
         "paper_comparison": paper_comparison(summary, results.published_setting),
     }

@@ -49,6 +49,15 @@ PLAYGROUND = "The plots of the 2-D playground"
 UCI_ACTION = "Run protocol"
 
 
+#: The UCI table's result area, as its stale note names it after a failed run.
+UCI_VIEW = "The UCI tables"
+#: Table 2's columns (experiments.cdvse.parameter_table) as the panel titles them.
+PARAMETER_TITLES = {"dataset": "dataset", "C": "C", "nu": "ν", "zeta": "ζ", "sigma": "σ",
+                    "kept": "SVDDs kept", "paper_nu": "paper ν", "paper_zeta": "paper ζ",
+                    "paper_sigma": "paper σ", "paper_kept": "paper SVDDs kept"}
+PARAMETERS_LEGEND = ("C, ζ, σ: the values the repetitions selected most often (ties: the "
+                     "smaller); ν = 1 / (C n_train), the paper's \"C\" read as ν; SVDDs kept: "
+                     "CDVSE's kept base SVDDs, mean ± std over the repetitions.")
 class CDVSEPanel(Panel):
     """SVDD vs CDVSE playground plus a UCI table view.
 
@@ -76,9 +85,14 @@ class CDVSEPanel(Panel):
             control.observe(lambda _: self.update(), "value")
         self.uci_button.on_click(lambda _: self.run_uci())
         self.boundary_view.on_select("sample_pick", self._on_sample_click)
-        self.stale_when_changed([self.uci_dataset, self.repetitions], UCI_ACTION)
+        self.stale_when_changed([self.uci_dataset, self.repetitions], UCI_ACTION, self.uci)
         if update:
             self.update()
+        # each sub-tab is a view with its own status line, stale note and error
+        self.uci = self.add_view("UCI table", uci, lambda: self.uci_table is not None)
+        self.children = (self.header, self.controls, self.outputs)
+        playground.children = (*self.view.parts(), *playground.children)
+        uci.children = (*self.uci.parts(), *uci.children)
 
     def _build_controls(self, dataset: str) -> None:
         table = list_datasets()
@@ -191,16 +205,19 @@ class CDVSEPanel(Panel):
             self.show_sample(float(picked[0]["x"]), float(picked[0]["y"]))
 
     def has_results(self) -> bool:
-        return self.uci_table is not None
+        return self.result is not None
 
     def run_uci(self) -> None:
         """The paper's protocol (quick grids) on the chosen UCI set, beside the paper's row."""
         name = self.uci_dataset.value
-        with self.working(f"protocol on {name} ({self.repetitions.value} repetitions)"):
-            results = cdvse.run([name], quick=True, repetitions=self.checked(self.repetitions),
-                                synthetic=False)
+        with self.uci.working(f"protocol on {name} ({self.repetitions.value} repetitions)"):
+            results = cdvse.run([name], quick=True,
+                                repetitions=self.uci.checked(self.repetitions), synthetic=False)
             self._show_uci(name, results)
-            self.mark_fresh(UCI_ACTION)
+            self.uci.mark_fresh()
+            return
+        if self.uci_table is not None:  # reached only when it failed
+            self.uci.mark_kept(UCI_VIEW)
 
     def _show_uci(self, name: str, results) -> None:
         """Tables 2 and 4 of one protocol run; an unavailable ``name`` is an error (shown
@@ -219,3 +236,17 @@ class CDVSEPanel(Panel):
                 f"<b>{score.loc['cdvse', 'g_mean']:.3f}</b> with "
                 f"{len(self.result.selected)} of {self.M.value} SVDDs kept "
                 f"({html.escape(self.dataset.label)}; training = 70 % of the normal samples).")
+        self.parameters = parameter_display(cdvse.parameter_table(results.runs))
+
+
+def parameter_display(table: pd.DataFrame) -> pd.DataFrame:
+    """Table 2 as the panel shows it: titled columns, no row index, the kept SVDDs as one
+    "mean ± std" cell, and numbers as written (10, 0.05: no trailing zeros)."""
+    shown = table.assign(kept=[f"{mean:.1f} ± {std:.1f}" if std == std else f"{mean:.1f}"
+                               for mean, std in zip(table["kept_mean"], table["kept_std"])])
+    shown = shown[[name for name in PARAMETER_TITLES if name in shown]]
+    numbers = shown.select_dtypes("number").columns
+    shown = shown.astype({name: object for name in numbers})
+    for name in numbers:
+        shown[name] = [f"{value:g}" if value == value else "—" for value in table[name]]
+    return shown.rename(columns=PARAMETER_TITLES)

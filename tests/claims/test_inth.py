@@ -1,0 +1,166 @@
+"""intH's catalogue: complete, each claim at its scope on hand-made folds, and one row per
+claim on a quick real run."""
+
+import numpy as np
+import pandas as pd
+import pytest
+from scipy import stats
+
+from milab_widgets.claims import CATALOGUE_COLUMNS, SCOPES
+from milab_widgets.claims import inth as catalogue
+from milab_widgets.evaluation.claim_tests import CLAIM_COLUMNS, across_datasets, paired_case
+from milab_widgets.experiments import inth
+
+FIVE = ("musk1", "musk2", "elephant", "fox", "tiger")
+MILWEB = "web_recommendation_1"
+
+
+def hand_folds(gains, datasets=FIVE + (MILWEB,), folds=10, n_test=10, rival_gains=None):
+    """Outer-fold records where intH's accuracy exceeds every rival's by ``gains[fold]``
+    (``rival_gains``: (dataset, classifier, metric) -> other per-fold gains)."""
+    rival_gains = rival_gains or {}
+    rows = []
+    for d in datasets:
+        for c in inth.CLASSIFIERS:
+            for m in inth.METRICS:
+                own = rival_gains.get((d, c, m), gains if m == "integrated" else np.zeros(folds))
+                rows += [{"dataset": d, "classifier": c, "metric": m, "fold": f,
+                          "n_test": n_test, "accuracy": 0.7 + own[f] + 0.01 * (f % 3)}
+                         for f in range(folds)]
+    return pd.DataFrame(rows)
+
+
+def flat_curves(datasets=FIVE + (MILWEB,), spread=None):
+    """Figs. 1-4 curves whose accuracy range is ``spread[dataset]`` (default 0.02)."""
+    spread = spread or {}
+    return pd.DataFrame([{"dataset": d, "classifier": c, "vary": v, "mean": 0.7 + x}
+                         for d in datasets for c in inth.CLASSIFIERS for v in ("k", "sigma")
+                         for x in (0.0, spread.get(d, 0.02))])
+
+
+# -- the catalogue ---------------------------------------------------------------------------
+def test_the_catalogue_lists_every_claim_the_issue_names_at_its_scope():
+    claims = {claim.id: claim for claim in catalogue.CATALOGUE}
+    assert len(claims) == len(catalogue.CATALOGUE)  # ids unique
+    assert claims["highest-of-min-max-int"].scope == "every case"  # "总能 ... 最高"
+    assert claims["higher-than-ave-ada"].scope == "every case"  # "总是高于"
+    assert {"milweb-slightly-better-than-ave", "milweb-ada-clearly-worse",
+            "parameters-matter-less-than-on-milweb", "improves-accuracy",
+            "worked-example"} <= set(claims)
+    assert "Figs. 1-4" in claims["parameters-matter-less-than-on-milweb"].source
+    for claim in catalogue.CATALOGUE:
+        assert claim.source and claim.statement and claim.cases and claim.scope in SCOPES
+    project = [claim for claim in catalogue.CATALOGUE if claim.origin == "project"]
+    assert len(project) == 4 and all(claim.id.startswith("project-") for claim in project)
+
+
+# -- cases -----------------------------------------------------------------------------------
+def test_cases_are_corrected_t_tests_on_the_paired_folds():
+    gains = np.linspace(-0.02, 0.1, 10)
+    cases = catalogue.claim_cases(hand_folds(gains, datasets=("musk1", MILWEB)))
+    assert list(cases.columns) == CLAIM_COLUMNS + catalogue.CASE_COLUMNS
+    highest = cases[cases.id == "highest-of-min-max-int"]
+    assert len(highest) == 2 * 2 * 2  # data sets x classifiers x {minH, maxH}
+    assert set(cases[cases.id == "higher-than-ave-ada"].dataset) == {"musk1"}
+    expected = paired_case(gains, method="corrected_t", test_train_ratio=1 / 9)
+    for column in ("effect", "ci_low", "ci_high", "p_value"):
+        np.testing.assert_allclose(highest[column].astype(float), expected[column])
+    assert (highest.method_accuracy - highest.rival_accuracy).to_numpy() == \
+        pytest.approx(gains.mean())
+
+
+def test_the_corrected_t_widens_the_interval_by_the_resampling_factor():
+    # 10-fold CV: n_test / n_train = 1/9 and n = 10 folds, so the corrected interval is
+    # sqrt(1 + 10 / 9) = 1.453 times the plain paired t's
+    gains = np.linspace(-0.02, 0.1, 10)
+    case = catalogue.claim_cases(hand_folds(gains, datasets=("musk1",))).iloc[0]
+    plain = stats.ttest_1samp(gains, 0.0).confidence_interval(0.95)
+    assert (case.ci_high - case.ci_low) / (plain.high - plain.low) == \
+        pytest.approx(np.sqrt(1 + 10 / 9))
+    assert catalogue.fold_test_train_ratio([3, 2]) == pytest.approx((3 / 2 + 2 / 3) / 2)
+
+
+# -- rows at their scopes --------------------------------------------------------------------
+def test_an_every_case_claim_failing_on_one_setting_is_partly_and_contradicted():
+    gains = np.full(10, 0.08) + np.linspace(-0.005, 0.005, 10)
+    # on fox with KNN, maxH beats intH by 10 points in every fold
+    worse = {("fox", "knn", "max"): gains + 0.10 + 0.005 * np.sin(np.arange(10))}
+    table = catalogue.claims(hand_folds(gains, rival_gains=worse), flat_curves()).set_index("id")
+    row = table.loc["highest-of-min-max-int"]
+    assert (row.reproduced, row.reproduced_cases) == ("partly", "11 of 12")
+    assert row.verdict_unadjusted == "contradicted" and row.effect == pytest.approx(-0.10, abs=0.005)
+    assert row.cases == 12 and row.n == 24  # settings counted; pairwise cases tested
+    # the claim on aveH and adaH is untouched and holds on every one of its 10 settings
+    other = table.loc["higher-than-ave-ada"]
+    assert (other.reproduced, other.reproduced_cases, other.verdict_unadjusted) == \
+        ("yes", "10 of 10", "supported")
+
+
+def test_the_conclusion_is_an_average_over_data_sets_against_the_better_single_distance():
+    gains = np.linspace(0.0, 0.04, 10)
+    # minH is 3 points better than intH on musk1 (both classifiers): musk1's gain is -0.03 + 0.02
+    better_min = {("musk1", c, "min"): gains + 0.03 for c in inth.CLASSIFIERS}
+    folds = hand_folds(gains, rival_gains=better_min)
+    row = catalogue.claims(folds, flat_curves()).set_index("id").loc["improves-accuracy"]
+    expected = across_datasets([-0.03] + [0.02] * 5)
+    assert row.effect == pytest.approx(expected["effect"])
+    assert row.p_value == pytest.approx(expected["p_value"])
+    assert row.scope == "on average" and row.reproduced == "yes"
+
+
+def test_milweb_claims_use_the_one_subset_and_its_folds():
+    gains = np.linspace(0.0, 0.04, 10)
+    ada_bad = {(MILWEB, c, "adapted"): -0.2 + 0.01 * np.sin(np.arange(10))
+               for c in inth.CLASSIFIERS}
+    table = catalogue.claims(hand_folds(gains, rival_gains=ada_bad), flat_curves()
+                             ).set_index("id")
+    average = table.loc["milweb-slightly-better-than-ave"]
+    expected = paired_case(gains, method="corrected_t", test_train_ratio=1 / 9)
+    assert average.effect == pytest.approx(expected["effect"])
+    assert average.ci_low == pytest.approx(expected["ci_low"])
+    ada = table.loc["milweb-ada-clearly-worse"]
+    # intH and aveH each beat adaH with either classifier
+    assert (ada.reproduced, ada.reproduced_cases) == ("yes", "2 of 2")
+    assert ada.verdict_unadjusted == "supported"
+
+
+def test_the_sensitivity_claim_compares_milweb_with_each_set():
+    spread = {MILWEB: 0.10, "musk1": 0.01, "musk2": 0.03, "elephant": 0.02, "fox": 0.04,
+              "tiger": 0.12}
+    row = catalogue.claims(hand_folds(np.full(10, 0.01)), flat_curves(spread=spread)
+                           ).set_index("id").loc["parameters-matter-less-than-on-milweb"]
+    effects = [0.09, 0.07, 0.08, 0.06, -0.02]
+    assert row.effect == pytest.approx(across_datasets(effects)["effect"])
+    assert row.reproduced_cases == "4 of 5" and row.verdict == "inconclusive"  # N = 5
+
+
+def test_the_worked_example_is_an_exact_check_that_holds():
+    row = catalogue.claims(hand_folds(np.full(10, 0.01)), flat_curves()
+                           ).set_index("id").loc["worked-example"]
+    assert row.verdict == "supported" and row.test.startswith("exact check")
+    assert np.isnan(row.p_adjusted)
+
+
+def test_a_missing_milweb_leaves_its_claims_untested_with_the_reason():
+    table = catalogue.claims(hand_folds(np.full(10, 0.01), datasets=FIVE),
+                             flat_curves(datasets=FIVE),
+                             {MILWEB: "milab fetch web_recommendation_1"}).set_index("id")
+    for claim_id in ("milweb-slightly-better-than-ave", "milweb-ada-clearly-worse",
+                     "parameters-matter-less-than-on-milweb"):
+        assert table.loc[claim_id, "reproduced"] == "not tested"
+        assert "milab fetch web_recommendation_1" in table.loc[claim_id, "noise"]
+
+
+# -- a real run ------------------------------------------------------------------------------
+def test_a_quick_real_run_gives_every_claim_exactly_one_row(require_dataset):
+    for name in ("musk1", MILWEB):
+        require_dataset(name)
+    results = inth.run(("musk1", MILWEB), quick=True)
+    table = results.claims
+    assert list(table.columns) == CATALOGUE_COLUMNS
+    assert list(table.id) == [claim.id for claim in catalogue.CATALOGUE]
+    tested = table.set_index("id").drop("alpha-search-fast")
+    assert (tested.reproduced != "not tested").all()
+    assert table.p_adjusted.notna().sum() == len(table) - 2  # exact check, untested apart
+    text = inth.verdict_text(table)
+    assert text.index("The paper's claims") < text.index("The project's own checks")
