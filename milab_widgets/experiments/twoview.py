@@ -7,9 +7,9 @@ Regenerates, as tidy DataFrames:
 - Figs. 1-2: accuracy of Ker1 / Ker2 over the alpha x beta grid {1e-4, ..., 1000}^2 on a
   two-class subset;
 - Figs. 3-4: the objective over the iterations (convergence), for the paper's H rule and ours;
-- the paper's claims as claim tests (effect, 95 % interval, p-value, verdict; see
-  :func:`claim_cases`), and its reported margins beside ours;
-- our own fit-time claim: Ker1 through its mixture factor against the dense kernel.
+- the paper's claims, each at its own scope, and the project's checks (among them the
+  fit time of Ker1 through its mixture factor against the dense kernel), from
+  :mod:`milab_widgets.claims.twoview`; and the paper's quoted margins beside ours.
 
 Data (NUS-WIDE is not obtainable; :mod:`milab_widgets.data.image_bags`): "digits-a" and
 "digits-b" (real handwritten digits as two-view bags), "synthetic", or the folder of a
@@ -28,7 +28,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import asdict, dataclass, field
-from functools import partial
+from functools import cached_property, partial
 import time
 from pathlib import Path
 
@@ -40,14 +40,7 @@ from milab_widgets.data.image_bags import DIGIT_SUBSETS, digits_two_view
 from milab_widgets.data.synthetic_bags import synthetic_two_view_bags
 from milab_widgets.data.twoview_files import TwoViewBags, read_two_view_folder
 from milab_widgets.evaluation.cache import ResultCache
-from milab_widgets.evaluation.claim_summary import (
-    cases_frame,
-    exact_row,
-    paired_row,
-    public_cases,
-    ratio_row,
-    summarise_claims,
-)
+from milab_widgets.claims.twoview import claims_and_cases
 from milab_widgets.evaluation.clustering_scores import clustering_accuracy
 from milab_widgets.evaluation.grid import GridTask, run_grid
 from milab_widgets.exceptions import DataFormatError, InputError
@@ -127,13 +120,20 @@ class Results:
     def summary(self) -> pd.DataFrame:
         return summarise(self.runs)
 
-    @property
-    def claim_cases(self) -> pd.DataFrame:
-        return claim_cases(self.runs, self.grid, self.convergence, self.timing)
+    @cached_property
+    def _claims_and_cases(self) -> tuple[pd.DataFrame, pd.DataFrame]:
+        return claims_and_cases(self.runs, self.grid, self.convergence, self.timing)
 
     @property
     def claims(self) -> pd.DataFrame:
-        return summarise_claims(self.claim_cases)
+        """One row per claim of the paper's catalogue and the project's checks
+        (:mod:`milab_widgets.claims.twoview`): ``claims.csv``."""
+        return self._claims_and_cases[0]
+
+    @property
+    def claim_cases(self) -> pd.DataFrame:
+        """The claims' cases with their own tests: ``claim_cases.csv``."""
+        return self._claims_and_cases[1]
 
 
 def run(datasets: Iterable[str] = TABLE_DATASETS, quick: bool = False, seed: int = 0,
@@ -412,119 +412,6 @@ def paper_comparison(summary: pd.DataFrame, dataset: str = "digits-a") -> pd.Dat
     return PAPER_MARGINS.merge(ours, on="generator", how="right")
 
 
-#: The paper's baselines (BAMIC-intH is our extension, not one of them).
-BASELINES = ("BAMIC1", "BAMIC2", "BAMIC3", "unKer1", "unKer2")
-#: A relative rise of the objective below this counts as rounding, not a rise.
-RISE_TOLERANCE = 1e-12
-#: Case keys of the claims tables.
-CASE_KEYS = ("dataset", "generator", "setting")
-
-
-def claim_cases(runs: pd.DataFrame, grid: pd.DataFrame, convergence: pd.DataFrame,
-                timing: pd.DataFrame) -> pd.DataFrame:
-    """The paper's claims (and our fit-time claim) as claim tests, one row per claim and
-    case (columns of `milab_widgets.evaluation.claim_summary`).
-
-    Comparisons are paired by run (same labelled bags and initialisation seed): paired t on
-    the per-run accuracy differences, in accuracy units (0-1), 5 runs per table case, 3
-    per grid cell in the full run. "Objective never rises" is an exact check on
-    each curve (no interval; counted apart from the statistical claims): its margin is
-    RISE_TOLERANCE minus the largest relative rise
-    (f_{t+1} - f_t) / |f_t| over the iterations, supported when no step rises beyond
-    rounding, contradicted when one does. The fit time compares Ker1 through its m x 100
-    factor with the same updates on the dense m x m kernel (``ratio_case``).
-    """
-    rows = _table_cases(runs) if len(runs) else []
-    rows += _grid_cases(grid) if len(grid) else []
-    rows += _convergence_cases(convergence) if len(convergence) else []
-    rows += _timing_cases(timing) if len(timing) else []
-    return cases_frame(rows, CASE_KEYS)
-
-
-def _table_cases(runs: pd.DataFrame) -> list[dict]:
-    """Tables 1-2: the best Ker against the strongest baseline, and each Ker against its
-    unsupervised twin, per dataset and generator."""
-    rows = []
-    for (dataset, generator), group in runs.groupby(["dataset", "generator"], sort=False):
-        accuracy = group.pivot(index="run", columns="method", values="accuracy")
-        keys = {"dataset": dataset, "generator": generator}
-        means = accuracy.mean()
-        best = means[["Ker1", "Ker2"]].idxmax()
-        rival = means[list(BASELINES)].idxmax()
-        rows.append(paired_row("Ker1 or Ker2 beats every baseline",
-                               {**keys, "setting": f"{best} vs {rival}"},
-                               accuracy[best] - accuracy[rival],
-                               f"mean ACC {means[best]:.3f} vs {means[rival]:.3f}"))
-        for i in (1, 2):
-            ker, un = f"Ker{i}", f"unKer{i}"
-            rows.append(paired_row(f"labels help: Ker{i} > unKer{i}",
-                                   {**keys, "setting": f"{ker} vs {un}"},
-                                   accuracy[ker] - accuracy[un],
-                                   f"mean ACC {means[ker]:.3f} vs {means[un]:.3f}"))
-    return rows
-
-
-def _grid_cases(grid: pd.DataFrame) -> list[dict]:
-    """Figs. 1-2, per generator and kernel, each statistic computed per grid run: mean ACC
-    at beta <= 1 minus at beta > 1; the share of cells above the paper's threshold minus
-    1/2 ("most" cells)."""
-    rows = []
-    for (dataset, generator, kernel), cells in grid.groupby(["dataset", "generator", "kernel"]):
-        method = KERNEL_NAMES[kernel]
-        keys = {"dataset": dataset, "generator": generator, "setting": method}
-        per_run = cells.groupby(["run", cells.beta <= 1]).accuracy.mean().unstack()
-        rows.append(paired_row(f"{method}: beta <= 1 is the safer range", keys,
-                               per_run[True] - per_run[False],
-                               f"mean ACC {per_run[True].mean():.3f} (beta <= 1) vs "
-                               f"{per_run[False].mean():.3f} (beta > 1)"))
-        if kernel == "mixture":
-            rows.append(_share_row("Ker1: ACC > 65 % for most (alpha, beta)", keys, cells,
-                                   0.65))
-        if kernel == "minimax" and generator == "lbp":
-            region = cells[(cells.alpha <= 100) & (cells.beta <= 1)]
-            rows.append(_share_row("Ker2 (LBP): ACC > 75 % for most alpha <= 100, beta <= 1",
-                                   keys, region, 0.75))
-    return rows
-
-
-def _share_row(claim, keys, cells, threshold) -> dict:
-    share = (cells.accuracy > threshold).groupby(cells.run).mean()
-    return paired_row(claim, keys, share - 0.5,
-                      f"{share.mean():.0%} of the cells above {threshold:.0%} (mean over runs)")
-
-
-def _convergence_cases(convergence: pd.DataFrame) -> list[dict]:
-    """Figs. 3-4: each curve's largest relative rise, as an exact check."""
-    rows = []
-    keys = ["dataset", "generator", "method", "beta", "update"]
-    rules = {"monotone": "our monotone H rule", "paper": "the paper's H rule (eq. 17)"}
-    for (dataset, generator, method, beta, update), curve in convergence.groupby(keys):
-        objective = curve.sort_values("iteration").objective.to_numpy()
-        rise = float(np.max(np.diff(objective) / np.abs(objective[:-1])))
-        rows.append(exact_row(
-            f"objective never rises: {rules[update]}",
-            {"dataset": dataset, "generator": generator, "setting": f"{method}, beta = {beta:g}"},
-            RISE_TOLERANCE - rise, "tolerance minus the largest relative rise",
-            len(objective), f"largest relative rise {rise:.2e}"))
-    return rows
-
-
-def _timing_cases(timing: pd.DataFrame) -> list[dict]:
-    """Ker1's fit through its factor against the dense kernel, paired by repeat."""
-    rows = []
-    for (dataset, generator), group in timing.groupby(["dataset", "generator"], sort=False):
-        times = group.pivot(index="repeat", columns="form", values="seconds")
-        agree = bool(group.same_labels.all())
-        rows.append(ratio_row("Ker1 fit through its m x 100 factor is faster than on the "
-                              "dense m x m kernel",
-                              {"dataset": dataset, "generator": generator,
-                               "setting": f"{int(group.iterations.iloc[0])} iterations"},
-                              times["factored"], times["dense"],
-                              f"median {times['factored'].median():.3f} s vs "
-                              f"{times['dense'].median():.3f} s; same clusters: {agree}"))
-    return rows
-
-
 def fit_time_runs(problem: ProblemCache, settings: Settings, cache: ResultCache,
                   generator: str | None = None) -> pd.DataFrame:
     """Fit time of Ker1 (both views, the tables' alpha, beta, 5 % labelled) through its
@@ -569,10 +456,9 @@ def _fit_time_record(problem: ProblemCache, generator: str, settings: Settings) 
 def save_tables(results: Results, folder) -> list[Path]:
     """Write every table as CSV (and the settings as JSON) into ``folder``."""
     summary = results.summary
-    cases = results.claim_cases
     tables = {"runs": results.runs, "summary": summary, "grid": results.grid,
               "convergence": results.convergence, "fit_times": results.timing,
-              "claims": summarise_claims(cases), "claim_cases": public_cases(cases),
+              "claims": results.claims, "claim_cases": results.claim_cases,
               "paper_comparison": paper_comparison(summary)}
     for number, dataset in enumerate(dict.fromkeys(results.runs.get("dataset", [])), start=1):
         tables[f"table{number}_{dataset}"] = accuracy_table(summary, dataset).reset_index()

@@ -1,16 +1,14 @@
-"""The two-view experiment on the synthetic data with a tiny protocol (shapes, protocol), and
-its claims on hand-made record tables."""
+"""The two-view experiment on the synthetic data with a tiny protocol (shapes, protocol); its
+claims are tested in tests/claims/test_twoview.py."""
 
 import json
 
 import numpy as np
-import pandas as pd
 import pytest
 
 from milab_widgets.data.synthetic_bags import synthetic_two_view_bags
 from milab_widgets.data.twoview_files import write_two_view_folder
-from milab_widgets.evaluation.claim_summary import EXACT_TEST, summarise_claims
-from milab_widgets.evaluation.claim_tests import CLAIM_COLUMNS
+from milab_widgets.claims.twoview import CATALOGUE
 from milab_widgets.evaluation.clustering_scores import clustering_accuracy
 from milab_widgets.experiments import twoview as experiment
 from milab_widgets.mil import (
@@ -48,9 +46,9 @@ def test_grid_and_convergence_have_the_protocol_shape(results):
     assert len(means) == 2 * len(TINY.grid) ** 2          # 2 kernels x alpha x beta
     curves = res.convergence.groupby(["method", "beta", "update"]).size()
     assert len(curves) == 2 * 2 * 2 and (curves == TINY.convergence_iter + 1).all()
-    claims = res.claims.set_index("claim")
-    assert {"Ker1 or Ker2 beats every baseline", "labels help: Ker1 > unKer1"} <= set(claims.index)
-    assert claims.verdict["objective never rises: our monotone H rule"] == "supported"
+    claims = res.claims.set_index("id")  # the claims themselves: tests/claims/test_twoview.py
+    assert list(claims.index) == [claim.id for claim in CATALOGUE]
+    assert claims.verdict["monotone-rule-never-rises"] == "supported"
     timing = res.timing
     assert len(timing) == 2 * TINY.timing_repeats and timing.same_labels.all()
 
@@ -119,64 +117,3 @@ def test_run_loads_the_grid_dataset_once_and_shares_its_kernels(monkeypatch, tmp
     tiny = experiment.Settings(**{**TINY.__dict__, "runs": 1, "grid": (0.01,)})
     experiment.run(["synthetic"], settings=tiny, cache_dir=tmp_path)
     assert loads == ["synthetic"] and len(caches) == 2   # the table's and the figures'
-
-
-# -- claims on hand-made record tables -----------------------------------------------------
-def runs_table(accuracy_of, runs=6, seed=0):
-    """Tables 1-2 rows: method -> mean accuracy, plus independent noise (sd 0.01) per run."""
-    rng = np.random.default_rng(seed)
-    return pd.DataFrame([{"dataset": "d", "generator": "g", "method": method, "run": run,
-                          "accuracy": accuracy_of.get(method, 0.5) + rng.normal(0, 0.01)}
-                         for method in experiment.METHODS for run in range(runs)])
-
-
-def table_verdicts(accuracy_of, seed=0):
-    cases = experiment.claim_cases(runs_table(accuracy_of, seed=seed), pd.DataFrame(),
-                                   pd.DataFrame(), pd.DataFrame())
-    assert {*CLAIM_COLUMNS, *experiment.CASE_KEYS} <= set(cases.columns)
-    return cases.set_index("claim").verdict
-
-
-def test_table_claims_follow_the_paired_intervals():
-    assert (table_verdicts({"Ker1": 0.8, "Ker2": 0.7}) == "supported").all()
-    assert (table_verdicts({"Ker1": 0.3, "Ker2": 0.3, "unKer1": 0.6, "unKer2": 0.6})
-            == "contradicted").all()
-    noise = table_verdicts(dict.fromkeys(experiment.METHODS, 0.5), seed=2)
-    labels = noise[noise.index.str.startswith("labels help")]
-    assert len(labels) == 2 and (labels == "inconclusive").all()
-
-
-def test_beats_every_baseline_compares_with_the_strongest_baseline():
-    runs = runs_table({"Ker1": 0.7, "BAMIC3": 0.65, "unKer1": 0.6})
-    case = experiment.claim_cases(runs, pd.DataFrame(), pd.DataFrame(), pd.DataFrame()).iloc[0]
-    assert case.setting == "Ker1 vs BAMIC3" and case.n == 6
-    accuracy = runs.pivot(index="run", columns="method", values="accuracy")
-    assert case.effect == pytest.approx((accuracy.Ker1 - accuracy.BAMIC3).mean())
-
-
-def test_objective_claim_is_an_exact_check_of_each_curve():
-    curve = {"dataset": "d", "generator": "g", "method": "Ker1", "beta": 0.01}
-    falling = [{**curve, "update": "monotone", "iteration": i, "objective": 10.0 - i} for i in range(5)]
-    rising = [{**curve, "update": "paper", "iteration": i, "objective": [5, 4, 6, 3, 2][i]}
-              for i in range(5)]
-    cases = experiment.claim_cases(pd.DataFrame(), pd.DataFrame(),
-                                   pd.DataFrame(falling + rising), pd.DataFrame())
-    claims = summarise_claims(cases).set_index("claim")
-    monotone = claims.loc["objective never rises: our monotone H rule"]
-    paper = claims.loc["objective never rises: the paper's H rule (eq. 17)"]
-    assert monotone.verdict == "supported" and paper.verdict == "contradicted"
-    assert paper.effect == pytest.approx(experiment.RISE_TOLERANCE - 0.5)  # 4 -> 6: +50 %
-    assert np.isnan(paper.p_value) and np.isnan(paper.ci_low) and np.isnan(paper.ci_high)
-    assert paper.test == f"{EXACT_TEST}: tolerance minus the largest relative rise"
-
-
-def test_fit_time_claim_is_a_ratio_of_paired_timings():
-    rows = [{"dataset": "d", "generator": "g", "iterations": 10, "repeat": r, "form": form,
-             "seconds": seconds, "same_labels": True}
-            for r, (fast, slow) in enumerate([(0.1, 0.9), (0.12, 1.0), (0.11, 0.8)])
-            for form, seconds in (("factored", fast), ("dense", slow))]
-    cases = experiment.claim_cases(pd.DataFrame(), pd.DataFrame(), pd.DataFrame(),
-                                   pd.DataFrame(rows))
-    case = cases.iloc[0]
-    assert case.verdict == "supported" and case.n == 3
-    assert case.effect == pytest.approx((0.9 / 0.1 * 1.0 / 0.12 * 0.8 / 0.11) ** (1 / 3))
