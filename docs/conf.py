@@ -27,6 +27,7 @@ extensions = [
     "numpydoc",
     "myst_nb",
     "notebook_gallery",
+    "api_links",
     "optional_pages",
     "plain_docstrings",
     "report_tables",
@@ -44,7 +45,20 @@ autodoc_default_options = {"members": True, "inherited-members": False}
 autodoc_typehints = "none"  # numpydoc's Parameters sections carry the types
 numpydoc_show_class_members = False
 numpydoc_class_members_toctree = False
-numpydoc_xref_param_type = False
+# Types in Parameters/Returns link to their pages (numpy's, pandas', scikit-learn's through
+# the committed inventories; this package's own classes); words that are not names stay text.
+numpydoc_xref_param_type = True
+numpydoc_xref_aliases = {
+    "ndarray": "numpy.ndarray",
+    "DataFrame": "pandas.DataFrame",
+    "Series": "pandas.Series",
+    "Chart": "altair.Chart",
+    "BagDataset": "milab_widgets.data.BagDataset",
+    "MultiLabelDataset": "milab_widgets.data.multilabel.MultiLabelDataset",
+    "OneClassDataset": "milab_widgets.data.oneclass.OneClassDataset",
+    "DatasetSpec": "milab_widgets.data.specs.DatasetSpec",
+}
+numpydoc_xref_ignore = "all"
 
 # -- Notebooks and MyST -------------------------------------------------------------------
 # The gallery shows the notebooks executed by the committed full run (reports/<paper>/);
@@ -61,13 +75,13 @@ myst_dmath_double_inline = True
 # script is needed, and no page requests anything outside the site.
 nb_ipywidgets_js = {}
 
-# -- Cross-references to numpy, scipy, scikit-learn, pandas, Altair -------------------------
+# -- Cross-references to numpy, scipy, scikit-learn, pandas, Altair, ipywidgets -------------
 # intersphinx needs each project's objects.inv. The build machine has no internet (only the
 # package registry), and a failed download is a warning, which -W turns into an error. So the
-# inventories are read from docs/_inventories/<name>.inv when that file exists; a project
-# without a local inventory is left out (its names show as plain code, no warning). With
-# MILAB_DOCS_ONLINE=1 every inventory is downloaded from its site instead. To ship one:
-#   curl -o docs/_inventories/numpy.inv https://numpy.org/doc/stable/objects.inv
+# inventories are read from the committed files docs/_intersphinx/<name>.inv, written from the
+# installed packages by docs/_intersphinx/make_inventories.py (none of these packages ships
+# its objects.inv); a project without a local inventory is left out (its names show as plain
+# code, no warning). With MILAB_DOCS_ONLINE=1 every inventory is downloaded from its site.
 INTERSPHINX_SITES = {
     "python": "https://docs.python.org/3",
     "numpy": "https://numpy.org/doc/stable",
@@ -75,13 +89,14 @@ INTERSPHINX_SITES = {
     "sklearn": "https://scikit-learn.org/stable",
     "pandas": "https://pandas.pydata.org/docs",
     "altair": "https://altair-viz.github.io",
+    "ipywidgets": "https://ipywidgets.readthedocs.io/en/stable",
 }
 
 
 def _intersphinx_mapping(online: bool) -> dict:
     mapping = {}
     for name, site in INTERSPHINX_SITES.items():
-        local = DOCS / "_inventories" / f"{name}.inv"
+        local = DOCS / "_intersphinx" / f"{name}.inv"
         if online:
             mapping[name] = (site, None)
         elif local.is_file():
@@ -104,6 +119,16 @@ html_title = "milab-widgets"
 html_theme_options = {
     "navigation_with_keys": False,
     "show_toc_level": 2,
-    "header_links_before_dropdown": 8,
+    "header_links_before_dropdown": 5,
 }
-html_static_path = []
+html_static_path = ["_static"]
+html_css_files = ["milab.css"]
+# The landing page is a table of contents itself: no sidebar beside it.
+html_sidebars = {"index": []}
+
+# -- Gallery --------------------------------------------------------------------------------
+# The GitHub repository ("owner/name") Binder builds the notebooks from. No public address
+# is known yet: empty hides every "Launch on Binder" button of the gallery; set it (for
+# example "someone/milab-widgets") once the repository is public.
+milab_binder_repository = ""
+milab_binder_branch = "main"

@@ -1,20 +1,48 @@
-"""Sphinx extension: the gallery's notebooks, with static charts, from the committed full run.
+"""Sphinx extension: the notebook gallery -- a thumbnail grid and the executed notebooks.
 
 Each paper's notebook as executed by ``milab reproduce --all --full --output reports`` lives
-in ``reports/<paper>/<paper>.ipynb``. Its Altair charts are Vega-Lite JSON outputs, which a
-static page cannot draw without loading Vega's JavaScript. On ``builder-inited`` this
-extension copies each notebook to ``docs/gallery/notebooks/`` (ignored by git) and replaces
-every Vega-Lite output by an SVG drawn by vl-convert (offline, no JavaScript). Nothing is
-re-executed: code cells, their order and their other outputs are kept as they are.
+in ``reports/<paper>/<paper>.ipynb``. On ``builder-inited`` this extension copies each one
+to ``docs/gallery/notebooks/`` (ignored by git), with
+
+* every Vega-Lite output replaced by an SVG drawn by vl-convert (a static page cannot draw
+  Vega-Lite without loading Vega's JavaScript);
+* the machine's paths removed: papermill records the absolute input and output paths of the
+  run (``/home/.../reports/intH``); they are shown relative to the repository
+  (``reports/intH``), and the notebooks' pointers to the English restatement of the paper
+  become links to the paper's page of this site.
+
+Nothing is re-executed: code cells, their order and their other outputs are kept.
+
+The ``milab-gallery`` directive draws the grid of the gallery page: per paper, its main
+chart (``MAIN_CHARTS``, the PNG the run saved beside the notebook) as a thumbnail linking to
+the rendered notebook, a download of the notebook, and a Binder button when
+``milab_binder_repository`` (docs/conf.py) names the repository.
 """
 
 from __future__ import annotations
 
 import json
 import re
+import shutil
 from pathlib import Path
 
+from docutils import nodes
+from sphinx import addnodes
+from sphinx.util.docutils import SphinxDirective
+
 PAPERS = ("intH", "CDVSE", "MFSEF", "TwoViewMIC", "LSkMDDM")
+#: Each paper's main chart (reports/<paper>/<name>.png) and what it shows.
+MAIN_CHARTS = {
+    "intH": ("table3", "Table 3: Citation-KNN and KNN accuracy with five bag distances"),
+    "CDVSE": ("table4_test", "Table 4: test G-mean of SVDD and its ensembles"),
+    "MFSEF": ("fig4_arts", "Fig. 4: ML-kNN quality against the number of features kept"),
+    "TwoViewMIC": ("fig1_ker1_grid", "Fig. 1: clustering accuracy over the (alpha, beta) grid"),
+    "LSkMDDM": ("fig1_macroAUC", "Fig. 1: macro AUC against the projected dimension"),
+}
+#: An absolute path of the machine that ran a notebook, up to the repository's own folders.
+MACHINE_PATH = re.compile(r"(?:/[^\s\"'/]+)+?/(?=(?:reports|notebooks)/)")
+#: The notebooks point to the papers' English restatements, which are not in the repository.
+PAPER_NOTE = re.compile(r"`shared/papers/(\w+)\.md`")
 VEGALITE = re.compile(r"application/vnd\.vegalite\.v\d+\+json")
 SCHEMA_VERSION = re.compile(r"/vega-lite/(v\d+\.\d+)")
 SVG = "image/svg+xml"
@@ -41,9 +69,17 @@ def static_charts(notebook: dict) -> dict:
     return notebook
 
 
+def without_machine_paths(text: str) -> str:
+    """``text`` (a notebook's JSON) with absolute paths shown from the repository's folders
+    and the papers' restatements linked to their pages of this site."""
+    text = MACHINE_PATH.sub("", text)
+    return PAPER_NOTE.sub(r"[the paper's page](../../papers/\1.md)", text)
+
+
 def write_gallery(reports: Path, target: Path) -> list[Path]:
     """Copy every paper's executed notebook from ``reports`` into ``target`` with static
-    charts; a copy newer than its source is kept. Returns the notebooks written or kept."""
+    charts and no machine paths, and its main chart as ``<paper>.png``; a copy newer than
+    both its source and this extension is kept. Returns the notebooks written or kept."""
     target.mkdir(parents=True, exist_ok=True)
     written = []
     for paper in PAPERS:
@@ -51,11 +87,69 @@ def write_gallery(reports: Path, target: Path) -> list[Path]:
         if not source.is_file():
             continue
         copy = target / source.name
-        if not copy.is_file() or copy.stat().st_mtime < source.stat().st_mtime:
+        newest_input = max(source.stat().st_mtime, Path(__file__).stat().st_mtime)
+        if not copy.is_file() or copy.stat().st_mtime < newest_input:
             notebook = static_charts(json.loads(source.read_text(encoding="utf-8")))
-            copy.write_text(json.dumps(notebook, indent=1), encoding="utf-8")
+            copy.write_text(without_machine_paths(json.dumps(notebook, indent=1)),
+                            encoding="utf-8")
+        chart = reports / paper / f"{MAIN_CHARTS[paper][0]}.png"
+        if chart.is_file():
+            shutil.copyfile(chart, target / f"{paper}.png")
         written.append(copy)
     return written
+
+
+def binder_url(repository: str, branch: str, paper: str) -> str:
+    """The Binder address that opens ``notebooks/<paper>.ipynb`` of a GitHub ``repository``
+    (``owner/name``) in JupyterLab."""
+    return (f"https://mybinder.org/v2/gh/{repository}/{branch}"
+            f"?urlpath=lab/tree/notebooks/{paper}.ipynb")
+
+
+def doc_link(text: str, target: str, docname: str) -> addnodes.pending_xref:
+    """A link to the page ``target`` (absolute, ``/gallery/...``), resolved by Sphinx."""
+    return addnodes.pending_xref("", nodes.inline(text=text), refdomain="std", reftype="doc",
+                                 reftarget=target, refexplicit=True, refdoc=docname)
+
+
+def gallery_card(paper: str, caption: str, binder: str, docname: str) -> nodes.container:
+    """One card of the grid: the thumbnail (a link to the rendered notebook), the title,
+    the caption, a download of the notebook and, when ``binder`` is set, a Binder button.
+
+    The nodes are built here rather than parsed from text: the gallery page is MyST, whose
+    directives parse their text as Markdown."""
+    card = nodes.container(classes=["milab-gallery-card"])
+    thumbnail = nodes.reference(refuri=f"notebooks/{paper}.html")
+    thumbnail += nodes.image(uri=f"notebooks/{paper}.png", alt=caption)
+    card += nodes.paragraph("", "", thumbnail)
+    card += nodes.paragraph("", "", doc_link(paper, f"/gallery/notebooks/{paper}", docname))
+    card += nodes.paragraph(text=caption)
+    actions = nodes.container(classes=["milab-gallery-actions"])
+    download = addnodes.download_reference("", nodes.inline(text=f"Download {paper}.ipynb"),
+                                           reftarget=f"notebooks/{paper}.ipynb",
+                                           refdoc=docname, refexplicit=True)
+    actions += nodes.paragraph("", "", download)
+    if binder:
+        actions += nodes.paragraph("", "", nodes.reference(text="Launch on Binder",
+                                                           refuri=binder))
+    card += actions
+    return card
+
+
+class GalleryDirective(SphinxDirective):
+    """``.. milab-gallery::`` -- the grid of the papers whose executed notebook exists."""
+
+    def run(self) -> list[nodes.Node]:
+        config = self.env.config
+        notebooks = Path(self.env.srcdir) / "gallery" / "notebooks"
+        grid = nodes.container(classes=["milab-gallery"])
+        for paper in PAPERS:
+            if not (notebooks / f"{paper}.ipynb").is_file():
+                continue
+            binder = config.milab_binder_repository and binder_url(
+                config.milab_binder_repository, config.milab_binder_branch, paper)
+            grid += gallery_card(paper, MAIN_CHARTS[paper][1], binder, self.env.docname)
+        return [grid]
 
 
 def _on_builder_inited(app) -> None:
@@ -64,5 +158,9 @@ def _on_builder_inited(app) -> None:
 
 
 def setup(app):
+    # "owner/name" of the GitHub repository Binder builds; empty hides the launch buttons.
+    app.add_config_value("milab_binder_repository", "", "html", types=[str])
+    app.add_config_value("milab_binder_branch", "main", "html", types=[str])
+    app.add_directive("milab-gallery", GalleryDirective)
     app.connect("builder-inited", _on_builder_inited)
     return {"parallel_read_safe": True, "parallel_write_safe": True}

@@ -42,13 +42,18 @@ PAPERS = {
 }
 
 
+#: "mean ± spread" with a spread that is zero to every printed digit.
+NO_SPREAD = re.compile(r"(?<=±) 0(?:\.0+)?$")
+
+
 def format_cell(value, digits: int = 4) -> str:
-    """A table cell: floats to ``digits`` significant digits, blanks for missing values."""
+    """A table cell: floats to ``digits`` significant digits, blanks for missing values, and
+    "± —" for a "mean ± spread" cell whose spread is zero (one partition: no spread exists)."""
     if isinstance(value, float):
         if math.isnan(value):
             return ""
         return f"{value:.{digits}g}"
-    return str(value).replace("|", "\\|")
+    return NO_SPREAD.sub(" —", str(value)).replace("|", "\\|")
 
 
 def markdown_table(frame: pd.DataFrame, digits: int = 4) -> list[str]:

@@ -109,5 +109,9 @@ def test_report_table_cells():
     assert report_tables.format_cell(0.8800000000000001) == "0.88"
     assert report_tables.format_cell(float("nan")) == ""
     assert report_tables.format_cell("a|b") == r"a\|b"
+    # One partition has no spread: a dash, not a zero that reads as a measured spread.
+    assert report_tables.format_cell("0.6235 ± 0.0000") == "0.6235 ± —"
+    assert report_tables.format_cell("0.6235 ± 0.0012") == "0.6235 ± 0.0012"
+    assert report_tables.format_cell("0.6235 ± 0.0000 (n=1)") == "0.6235 ± 0.0000 (n=1)"
     lines = report_tables.markdown_table(pd.DataFrame({"x": [1.23456], "y": ["s"]}), digits=3)
     assert lines == ["| x | y |", "|---|---|", "| 1.23 | s |"]
