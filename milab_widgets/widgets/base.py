@@ -12,7 +12,8 @@ no older computation can complete after a newer one; no generation counter is ne
 no panel computes in the background. What a panel must get right is what it says about the
 results it still shows: a stale note per result area (:meth:`Panel.mark_stale`,
 :meth:`Panel.mark_kept`), and an out-of-range message that stays while any number box is
-out of range (:meth:`Panel._check_range`).
+out of range (:meth:`StatusArea.check_range`) -- each in its own view: a sub-tab that
+computes apart has its own status line, stale note and error (:meth:`Panel.add_view`).
 """
 
 from __future__ import annotations
@@ -30,78 +31,62 @@ from IPython.display import display
 from milab_widgets.exceptions import InputError
 from milab_widgets.widgets.papers import paper_header
 
-__all__ = ["Panel", "dataset_choices", "ranged_int", "show_chart_image", "show_objects",
+__all__ = ["Panel", "StatusArea", "dataset_choices", "ranged_int", "show_chart_image", "show_objects",
            "show_table", "styled", "widget_note"]
 
 _ERROR_STYLE = "color:#b00020"
 _STALE_STYLE = "color:#8a5a00;background:#fff4d6;padding:2px 6px"
 
 
-class Panel(widgets.VBox):
-    """A vertical panel: header, status line, stale note, errors, controls, outputs.
+class StatusArea:
+    """One view's status line, stale note and error, and what it says about its results.
 
-    The status line and errors sit at the top, under the header, so progress and failures
-    are in sight however long the outputs are.
+    A panel is one view; a panel with sub-tabs that compute apart (CDVSE's playground and
+    its UCI table) has one area per sub-tab, shown in that tab, so an error or a stale note
+    of one never shows on, nor is cleared by, the other (issue 22: the repetitions error
+    showed on the playground and vanished at its next refit).
 
     Parameters
     ----------
-    title : str
-        What the panel does (shown as the header).
-    controls : sequence of widgets
-        The inputs (dropdowns, sliders, buttons), top to bottom.
-    outputs : sequence of widgets
-        Where results go (``ipywidgets.Output``, ``HTML``, :class:`LiveChart`, ...).
-    paper : str, optional
-        The paper's short name (a key of :data:`~milab_widgets.widgets.papers.PAPERS`):
-        the header then names the paper by authors, title, venue and year.
+    root : widget
+        The view's controls: the number boxes (:func:`ranged_int`) under it are this area's
+        to check (:meth:`checked`, :meth:`check_range`).
+    has_results : callable
+        Whether the view shows results that inputs can make stale.
+    claimed : callable, optional
+        The number boxes under ``root`` that other areas own (a panel's main area spans
+        its sub-views' controls too).
 
     Attributes
     ----------
-    header, status, stale, error : ipywidgets.HTML
-        The title, the one-line status ("working: ...", "done: ... (1.2 s)", "failed: ..."),
-        a note when the results shown no longer match the inputs (empty otherwise), and the
-        last error (empty when the last action succeeded).
-    controls, outputs : ipywidgets.VBox
-        Containers of the widgets given.
+    status, stale, error : ipywidgets.HTML
+        The one-line status ("working: ...", "done: ... (1.2 s)", "failed: ..."), a note
+        when the results shown no longer match the inputs (empty otherwise), and the last
+        error (empty when the last action succeeded).
     last_error : Exception or None
         The exception the last action raised, kept for inspection.
-
-    Examples
-    --------
-    >>> panel = Panel("Demo")
-    >>> with panel.working("dividing"):
-    ...     1 / 0
-    >>> panel.status.value, type(panel.last_error).__name__
-    ('failed: dividing', 'ZeroDivisionError')
     """
 
-    def __init__(self, title: str, controls: Sequence = (), outputs: Sequence = (),
-                 paper: str | None = None, **kwargs):
-        self.title = title
-        self.header = widgets.HTML(paper_header(paper, title) if paper
-                                   else f"<h3>{html.escape(title)}</h3>")
-        self.controls = widgets.VBox(list(controls))
+    def __init__(self, root, has_results=lambda: False, claimed=lambda: ()):
+        self.root, self.has_results, self._claimed = root, has_results, claimed
         self.status = widgets.HTML("ready")
         self.stale = widgets.HTML("")
         self.error = widgets.HTML("")
-        self.outputs = widgets.VBox(list(outputs))
         self.last_error: Exception | None = None
         self._depth = 0
         self._stale_notes: dict[str, str] = {}  # result area -> its note
-        super().__init__(
-            [self.header, self.status, self.stale, self.error, self.controls, self.outputs],
-            **kwargs)
-        for control in _ranged_inputs(self.controls):
-            control.observe(lambda change: self._check_range(change["owner"]), "value")
 
-    def _repr_mimebundle_(self, **kwargs):
-        """The widget view, with a one-line plain-text note instead of the widget repr (what
-        a saved notebook opened without a kernel, or a terminal, shows)."""
-        bundle = super()._repr_mimebundle_(**kwargs)
-        bundle["text/plain"] = widget_note(self.title)
-        return bundle
+    def parts(self) -> list:
+        """The status line, stale note and error, top to bottom, to place at the top of the
+        view."""
+        return [self.status, self.stale, self.error]
 
-    # -- inputs ---------------------------------------------------------------------------------
+    # -- number boxes ---------------------------------------------------------------------------
+    def boxes(self) -> list:
+        """The number boxes this area checks."""
+        claimed = {id(box) for box in self._claimed()}
+        return [box for box in _ranged_inputs(self.root) if id(box) not in claimed]
+
     def checked(self, control) -> int:
         """The value of a number box made by :func:`ranged_int`; InputError naming the
         control and its allowed range when the value is outside it (never clamped)."""
@@ -112,9 +97,9 @@ class Panel(widgets.VBox):
                              f"number from {low} to {high}.")
         return value
 
-    def _check_range(self, control) -> None:
+    def check_range(self, control) -> None:
         """Show at once that a number box holds an out-of-range value; clear that message
-        only when every enabled number box of the panel is in range.
+        only when every enabled number box of the area is in range.
 
         Bringing one box back into range shows the message of another box still out of
         range instead (an input storm found the panel saying "ready" with ``CV folds = 1``
@@ -132,8 +117,7 @@ class Panel(widgets.VBox):
     def _out_of_range(self, first=None) -> tuple:
         """(box, InputError) of the first number box out of range (``first``, then the
         enabled ones), or (None, None)."""
-        boxes = [box for box in _ranged_inputs(self.controls)
-                 if box is not first and not box.disabled]
+        boxes = [box for box in self.boxes() if box is not first and not box.disabled]
         for box in ([first] if first is not None else []) + boxes:
             try:
                 self.checked(box)
@@ -142,11 +126,6 @@ class Panel(widgets.VBox):
         return None, None
 
     # -- stale results --------------------------------------------------------------------------
-    def stale_when_changed(self, controls: Sequence, action: str = "Run") -> None:
-        """Mark the results shown as stale as soon as any of ``controls`` changes."""
-        for control in controls:
-            control.observe(lambda _: self.mark_stale(action), "value")
-
     def mark_stale(self, action: str = "Run") -> None:
         """Say, above the results, that they no longer match the inputs (if any are shown)."""
         if self.has_results():
@@ -175,18 +154,14 @@ class Panel(widgets.VBox):
         self._show_notes()
 
     def _note(self, area: str, text: str) -> None:
-        """Keep one stale note per result area (a panel with two, e.g. CDVSE's playground
-        and UCI table, must not let one area's update clear the other's note)."""
+        """Keep one stale note per result area (a view with two must not let one area's
+        update clear the other's note)."""
         self._stale_notes[area] = text
         self._show_notes()
 
     def _show_notes(self) -> None:
         self.stale.value = "".join(f'<div style="{_STALE_STYLE}">{text}</div>'
                                    for text in self._stale_notes.values())
-
-    def has_results(self) -> bool:
-        """Whether the panel shows results that inputs can make stale (panels override)."""
-        return False
 
     @contextmanager
     def working(self, what: str) -> Iterator[None]:
@@ -229,6 +204,133 @@ class Panel(widgets.VBox):
             f'<span style="white-space:pre-wrap">{html.escape(str(error))}</span>'
             f"<details><summary>traceback</summary><pre>{html.escape(trace)}</pre></details></div>"
         )
+
+
+class Panel(widgets.VBox):
+    """A vertical panel: header, status line, stale note, errors, controls, outputs.
+
+    The status line and errors sit at the top, under the header, so progress and failures
+    are in sight however long the outputs are. They are the panel's main
+    :class:`StatusArea`; a sub-tab that computes apart gets its own (:meth:`add_view`).
+
+    Parameters
+    ----------
+    title : str
+        What the panel does (shown as the header).
+    controls : sequence of widgets
+        The inputs (dropdowns, sliders, buttons), top to bottom.
+    outputs : sequence of widgets
+        Where results go (``ipywidgets.Output``, ``HTML``, :class:`LiveChart`, ...).
+    paper : str, optional
+        The paper's short name (a key of :data:`~milab_widgets.widgets.papers.PAPERS`):
+        the header then names the paper by authors, title, venue and year.
+
+    Attributes
+    ----------
+    header : ipywidgets.HTML
+        The title.
+    view : StatusArea
+        The main view's status line, stale note and error (``status``, ``stale``,
+        ``error`` and ``last_error`` are its own, as attributes of the panel).
+    views : dict of str to StatusArea
+        Every view's area: "main" and the sub-views added.
+    controls, outputs : ipywidgets.VBox
+        Containers of the widgets given.
+
+    Examples
+    --------
+    >>> panel = Panel("Demo")
+    >>> with panel.working("dividing"):
+    ...     1 / 0
+    >>> panel.status.value, type(panel.last_error).__name__
+    ('failed: dividing', 'ZeroDivisionError')
+    """
+
+    def __init__(self, title: str, controls: Sequence = (), outputs: Sequence = (),
+                 paper: str | None = None, **kwargs):
+        self.title = title
+        self.header = widgets.HTML(paper_header(paper, title) if paper
+                                   else f"<h3>{html.escape(title)}</h3>")
+        self.controls = widgets.VBox(list(controls))
+        self.outputs = widgets.VBox(list(outputs))
+        self.view = StatusArea(self.controls, lambda: self.has_results(), self._claimed_boxes)
+        self.views = {"main": self.view}
+        self.status, self.stale, self.error = self.view.status, self.view.stale, self.view.error
+        super().__init__(
+            [self.header, *self.view.parts(), self.controls, self.outputs], **kwargs)
+        for control in _ranged_inputs(self.controls):
+            control.observe(lambda change: self.view_of(change["owner"]).check_range(
+                change["owner"]), "value")
+
+    def add_view(self, name: str, root, has_results) -> StatusArea:
+        """A sub-view ``name`` (e.g. a sub-tab) with its own status line, stale note and
+        error: place its ``parts()`` at the top of the view; its actions run in its
+        ``working``. The number boxes under ``root`` are its own."""
+        area = StatusArea(root, has_results)
+        self.views[name] = area
+        return area
+
+    def view_of(self, control) -> StatusArea:
+        """The area whose view holds ``control`` (any widget under it)."""
+        return next((area for name, area in self.views.items() if name != "main"
+                     and _holds(area.root, control)), self.view)
+
+    def _claimed_boxes(self) -> list:
+        return [box for name, area in self.views.items() if name != "main"
+                for box in _ranged_inputs(area.root)]
+
+    @property
+    def last_error(self) -> Exception | None:
+        """The exception the main view's last action raised (None after a success)."""
+        return self.view.last_error
+
+    @last_error.setter
+    def last_error(self, error: Exception | None) -> None:
+        self.view.last_error = error
+
+    def _repr_mimebundle_(self, **kwargs):
+        """The widget view, with a one-line plain-text note instead of the widget repr (what
+        a saved notebook opened without a kernel, or a terminal, shows)."""
+        bundle = super()._repr_mimebundle_(**kwargs)
+        bundle["text/plain"] = widget_note(self.title)
+        return bundle
+
+    # -- the main view (see StatusArea) ---------------------------------------------------------
+    def checked(self, control) -> int:
+        """See :meth:`StatusArea.checked`."""
+        return self.view.checked(control)
+
+    def stale_when_changed(self, controls: Sequence, action: str = "Run",
+                           view: StatusArea | None = None) -> None:
+        """Mark the results of ``view`` (default: the main one) as stale as soon as any of
+        ``controls`` changes."""
+        area = view or self.view
+        for control in controls:
+            control.observe(lambda _: area.mark_stale(action), "value")
+
+    def mark_stale(self, action: str = "Run") -> None:
+        """See :meth:`StatusArea.mark_stale`."""
+        self.view.mark_stale(action)
+
+    def mark_kept(self, view: str) -> None:
+        """See :meth:`StatusArea.mark_kept`."""
+        self.view.mark_kept(view)
+
+    def mark_fresh(self, area: str | None = None) -> None:
+        """See :meth:`StatusArea.mark_fresh`."""
+        self.view.mark_fresh(area)
+
+    def has_results(self) -> bool:
+        """Whether the panel shows results that inputs can make stale (panels override)."""
+        return False
+
+    def working(self, what: str):
+        """See :meth:`StatusArea.working` (the main view's)."""
+        return self.view.working(what)
+
+    def show_error(self, error: Exception) -> None:
+        """See :meth:`StatusArea.show_error`."""
+        self.view.show_error(error)
 
 
 def dataset_choices(table, preferred: Sequence[str] = ()) -> tuple[list[tuple[str, str]], str]:
@@ -281,6 +383,11 @@ def widget_note(title: str) -> str:
     """The one line a saved notebook (or a terminal) shows for a panel instead of its repr."""
     return (f"[milab lab: {title} -- an interactive panel; run this cell in JupyterLab with a "
             "kernel to use it]")
+
+
+def _holds(root, widget) -> bool:
+    """Whether ``widget`` is ``root`` or under it."""
+    return root is widget or any(_holds(child, widget) for child in getattr(root, "children", ()))
 
 
 def _ranged_inputs(root) -> list:

@@ -158,7 +158,8 @@ def inputs(panel, skip=None) -> dict:
 def displays(panel, shown: dict) -> tuple:
     """What the panel shows: HTML/image values, and the objects each Output was last given
     (compared by identity with :func:`same_display`)."""
-    static = (panel.status, panel.error, panel.stale)  # the stale note follows the inputs
+    static = [part for area in panel.views.values() for part in area.parts()]  # the stale
+    # note follows the inputs
     values = []
 
     def walk(widget):
@@ -269,7 +270,8 @@ class Sweep:
         panel = self.panel
         self.steps.append(what)
         before_shown, before_inputs = displays(panel, self.shown), inputs(panel, changed)
-        panel.last_error = None
+        for area in panel.views.values():
+            area.last_error = None
         self.caplog.clear()
         try:
             action()
@@ -279,15 +281,17 @@ class Sweep:
         escaped = [r.getMessage() for r in self.caplog.records if "Exception in" in r.getMessage()]
         if escaped:
             self.failures.append(f"{what}: a callback raised: {escaped[0]}")
-        error = panel.last_error
-        if error is None:
+        view = next((area for area in panel.views.values() if area.last_error is not None),
+                    None)  # the view that failed (a sub-tab reports in its own view)
+        if view is None:
             return False
+        error = view.last_error
         self.steps[-1] += f" -> {type(error).__name__}: {str(error)[:150]}"
         if not isinstance(error, LIBRARY_ERRORS) or not str(error).strip():
             self.failures.append(f"{what}: unclear error {type(error).__name__}: {error}")
         elif culprit and not any(clue in str(error).lower() for clue in clues(culprit)):
             self.failures.append(f"{what}: the error names none of {clues(culprit)}: {error}")
-        if not panel.error.value or not panel.status.value.startswith("failed"):
+        if not view.error.value or not view.status.value.startswith("failed"):
             self.failures.append(f"{what}: failed without showing it")
         after_shown = displays(panel, self.shown)
         if not (same_display(before_shown, after_shown) or cleared_for(changed, panel)):
@@ -304,7 +308,7 @@ class Sweep:
         for button in buttons:
             if self.step(f"{what}, then {button.description!r}", button.click):
                 self.failures.append(f"{what}: {button.description!r} failed after restoring: "
-                                     f"{self.panel.last_error}")
+                                     f"{self.panel.view_of(button).last_error}")
 
     def check_not_clamped(self, control, value) -> None:
         """A number box outside its allowed range keeps the value and says so at once."""
@@ -315,7 +319,7 @@ class Sweep:
             self.failures.append(f"{control.description} = {value!r} was changed to "
                                  f"{control.value!r} without a word")
         elif not low <= value <= high:
-            shown = self.panel.error.value
+            shown = self.panel.view_of(control).error.value
             named = f"{control.description} = {control.value}"
             if named not in shown or f"from {low} to {high}" not in shown:
                 self.failures.append(f"{control.description} = {value!r} (allowed {low}-{high}): "
@@ -401,7 +405,8 @@ def test_every_panel_opens_on_an_empty_data_home_and_says_what_is_missing(
         set_value(sweep, getattr(panel, name), value)
     for controls, buttons in forms(panel):
         sweep.click_all(buttons, "on an empty data home")
-        form_usable = usable and panel.last_error is None  # e.g. CDVSE's UCI tab is not
+        form_usable = usable and all(  # e.g. CDVSE's UCI tab is not
+            panel.view_of(button).last_error is None for button in buttons)
         for control in controls:
             if isinstance(control, SINGLE_CHOICE):
                 sweep.sweep(control, buttons, recover=form_usable)
