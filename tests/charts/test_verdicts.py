@@ -58,8 +58,26 @@ def test_forest_chart_draws_exact_checks_as_diamonds_without_an_interval():
     spec = forest_chart(table).to_dict()
     rows = drawn_rows(spec)
     assert rows["A beats C"]["kind"] == "exact check" and rows["A beats C"]["low"] is None
-    assert rows["A beats C"]["interval"] == "none: exact check (no sampling)"
+    assert rows["A beats C"]["interval"] == "— (exact check, no sampling)"
     assert {rows[c]["kind"] for c in ("A beats B", "A beats D")} == {"statistical test"}
     shape = next(layer["encoding"]["shape"] for layer in spec["layer"]
                  if "shape" in layer.get("encoding", {}))
     assert shape["scale"]["range"] == list(KIND_SHAPES.values())
+
+
+def test_a_catalogue_table_gives_each_row_its_own_null_and_ratios_read_as_x():
+    table = claims_table().assign(
+        null=[0.0, 1.0, 0.75], scope=["every case", "faster", "above threshold"],
+        effect=[0.05, 0.0711, 0.52], ci_low=[0.01, 0.05, 0.49], ci_high=[0.09, 0.1, 0.55])
+    rows = drawn_rows(forest_chart(table).to_dict())
+    assert [rows[c]["null"] for c in ("A beats B", "A beats C", "A beats D")] == [0, 1, 0.75]
+    assert rows["A beats C"]["effect_text"] == "0.0711x"  # not "+0.0711"
+    assert rows["A beats C"]["interval"] == "[0.05x, 0.1x]"
+    assert rows["A beats B"]["effect_text"] == "+0.05"
+    missing = table.assign(ci_low=np.nan, ci_high=np.nan)
+    assert drawn_rows(forest_chart(missing).to_dict())["A beats B"]["interval"] != "[, ]"
+    # the null is a tick on each row's own line, not one rule across the panel
+    spec = forest_chart(table).to_dict()
+    ticks = [layer for layer in spec["layer"] if layer["mark"]["type"] == "tick"]
+    assert ticks and ticks[0]["encoding"]["x"]["field"] == "null"
+    assert ticks[0]["encoding"]["y"]["field"] == "row"
