@@ -6,6 +6,8 @@ import pandas as pd
 import pytest
 from sklearn.preprocessing import MinMaxScaler
 
+from milab_widgets.claims import CATALOGUE_COLUMNS
+from milab_widgets.claims.cdvse import CATALOGUE
 from milab_widgets.data.oneclass import OneClassDataset
 from milab_widgets.data.synthetic_oneclass import square_noise
 from milab_widgets.evaluation import g_mean
@@ -57,9 +59,14 @@ def test_small_run_end_to_end(require_dataset, tmp_path):
     assert parameters.loc[0, "paper_kept"] == 31 and parameters.loc[0, "paper_nu"] == 0.06
     assert set(results.all_runs.parameters) == {"marginals", "box", "paper"}
     claims = results.claims
-    assert list(claims.columns[:8]) == CLAIM_COLUMNS and set(claims.claim.str[:5]) == {"CDVSE"}
+    assert list(claims.columns) == CATALOGUE_COLUMNS and len(claims) == len(CATALOGUE)
+    assert results.test_train_ratios["thyroid"] == pytest.approx(109 / 106)  # (45 + 64) / (105 + 1)
+    timings = results.timings  # quick: one timed repetition, TIMED_CALLS calls per method
+    assert len(timings) == 2 * cdvse.TIMED_CALLS and (timings.seconds > 0).all()
+    assert timings.kept.iloc[0] == results.runs.set_index("method").loc["cdvse", "kept"]
     written = cdvse.save_tables(results, tmp_path / "out")
     assert all(path.exists() for path in written)
+    assert (tmp_path / "out" / "timings.csv").exists()
     replay = pd.read_csv(tmp_path / "out" / "table4_paper_parameters.csv")
     assert replay.loc[0, "CDVSE (paper)"] == "94.23 ± 1.81"
     again = cdvse.run(["thyroid"], quick=True, repetitions=1, cache_dir=tmp_path / "cache")
@@ -82,8 +89,9 @@ def test_run_without_the_synthetic_sets_gives_empty_tables_with_columns():
                            (results.boundaries, cdvse.BOUNDARY_COLUMNS),
                            (results.points, cdvse.POINT_COLUMNS)):
         assert table.empty and list(table.columns) == list(columns)
-    assert results.claims.empty and results.runs.empty
-    assert cdvse.verdict(results.claims, results.all_runs).startswith("No claim")
+    assert results.runs.empty and results.timings.empty
+    assert (results.claims.reproduced == "not tested").all()  # every claim keeps its row
+    assert "not tested" in cdvse.verdict(results.claims, results.all_runs)
 
 
 def test_synthetic_columns_match_the_experiment():
@@ -107,7 +115,6 @@ def test_cache_key_ignores_the_number_of_repetitions(monkeypatch, tmp_path):
     assert cache.misses == 4  # the seed still is part of the key
 
 
-CLAIM_COLUMNS = ["claim", "effect", "ci_low", "ci_high", "p_value", "verdict", "test", "n"]
 
 
 # -- the replay at the paper's Table 2 parameters, "C" read as nu -------------------------------
@@ -223,65 +230,6 @@ def test_the_criterion_picks_the_runs_of_its_rows(monkeypatch):
     box = cdvse.run([], quick=True, synthetic=False, criterion="box")
     assert box.settings.criterion == "box" and box.runs.test.min() == pytest.approx(0.55)
     assert "parameters" not in box.runs.columns and len(box.all_runs) == 72
-
-
-# -- the claims builder ----------------------------------------------------------------------
-def claim_runs(cdvse_minus_rivals, parameters="marginals", repetitions=20, seed=0):
-    """Runs whose CDVSE test g-mean differs from every rival's by the given per-repetition
-    differences (a function of the repetition and a generator)."""
-    rng = np.random.default_rng(seed)
-    rows = []
-    for dataset in ("cancer", "sonar", "heart", "liver", "pima", "german", "housing"):
-        for repetition in range(repetitions):
-            base = rng.uniform(0.5, 0.8)
-            gap = cdvse_minus_rivals(repetition, rng)
-            for method in cdvse.METHODS:
-                value = base + gap if method == "cdvse" else base + 0.001 * rng.normal()
-                rows.append({"dataset": dataset, "repetition": repetition, "method": method,
-                             "test": value, "parameters": parameters})
-    return pd.DataFrame(rows)
-
-
-NO_SYNTHETIC = pd.DataFrame(columns=list(cdvse.SYNTHETIC_COLUMNS))
-
-
-@pytest.mark.parametrize("gap, expected", [
-    (lambda r, rng: 0.05 + 0.01 * rng.normal(), "supported"),
-    (lambda r, rng: -0.05 + 0.01 * rng.normal(), "contradicted"),
-    (lambda r, rng: 0.05 * rng.normal(), "inconclusive"),
-])
-def test_claims_follow_the_intervals_of_hand_made_differences(gap, expected):
-    cases = cdvse.claim_cases(claim_runs(gap), NO_SYNTHETIC)
-    assert list(cases.columns) == CLAIM_COLUMNS + cdvse.CASE_COLUMNS
-    assert len(cases) == 7 * 3 and set(cases.test) == {"paired t"} and (cases.n == 20).all()
-    claims = cdvse.claims_across_datasets(cases)
-    assert list(claims.columns[:8]) == CLAIM_COLUMNS and len(claims) == 3
-    if expected == "inconclusive":  # pure noise: every per-dataset interval covers 0 here
-        assert (cases.ci_low < 0).all() and (cases.ci_high > 0).all()
-        assert (cases.verdict == "inconclusive").all()
-        assert (claims.verdict == "inconclusive").all()
-    else:  # 7 datasets, all one way: the signed-rank interval excludes 0 as well
-        assert (cases.verdict == expected).all() and (claims.verdict == expected).all()
-        assert (claims[f"cases_{expected}"] == 7).all()
-    low, high = cases.ci_low.to_numpy(), cases.ci_high.to_numpy()
-    assert ((low <= cases.effect) & (cases.effect <= high)).all()
-
-
-def test_claims_tell_the_selected_from_the_papers_parameters_and_test_the_synthetic_sets():
-    runs = pd.concat([claim_runs(lambda r, rng: 0.05 + 0.01 * rng.normal()),
-                      claim_runs(lambda r, rng: -0.05 + 0.01 * rng.normal(), "paper", seed=1),
-                      claim_runs(lambda r, rng: 0.3, "box", seed=2)])
-    synthetic = pd.DataFrame([{"method": m, "kept": 1, "dataset": d, "repetition": r,
-                               "g_mean": 0.7 + (0.02 + 0.001 * r if m == "cdvse" else 0)}
-                              for d in ("sine_noise", "square_noise") for r in range(5)
-                              for m in ("svdd", "cdvse")])
-    claims = cdvse.claims_across_datasets(cdvse.claim_cases(runs, synthetic)).set_index("claim")
-    assert claims.loc[cdvse.claim_name("svdd", "marginals"), "verdict"] == "supported"
-    assert claims.loc[cdvse.claim_name("bagging", "paper"), "verdict"] == "contradicted"
-    synthetic_claim = claims.loc[cdvse.SYNTHETIC_CLAIM]
-    # two sets: every per-set case is supported, but 2 datasets cannot make a signed-rank case
-    assert synthetic_claim.cases_supported == 2 and synthetic_claim.verdict == "inconclusive"
-    assert np.isinf(synthetic_claim.ci_low) and len(claims) == 7  # "box" rows are not claims
 
 
 def test_nu_evidence_sets_the_papers_training_g_mean_beside_sqrt_one_minus_C():

@@ -1,0 +1,160 @@
+"""CDVSE's catalogue: complete, the re-splits tested by the corrected resampled t, each
+claim at its scope on hand-made runs, and one row per claim on a quick real run."""
+
+import numpy as np
+import pandas as pd
+import pytest
+from scipy import stats
+
+from milab_widgets.claims import CATALOGUE_COLUMNS, SCOPES, on_average
+from milab_widgets.claims import cdvse as catalogue
+from milab_widgets.experiments import cdvse
+
+DATASETS = ("cancer", "sonar", "heart", "liver", "pima", "german", "housing")
+RATIOS = dict.fromkeys(DATASETS, 1.2)
+
+
+def hand_runs(gap, parameters="marginals", repetitions=20, seed=0, kept=10):
+    """Runs whose CDVSE test g-mean exceeds every rival's by ``gap(dataset, rival, rng)``
+    per repetition; CDVSE keeps ``kept`` of Bagging's 50 members."""
+    rng = np.random.default_rng(seed)
+    rows = []
+    for dataset in DATASETS:
+        for repetition in range(repetitions):
+            base = rng.uniform(0.5, 0.8)
+            for method in cdvse.METHODS:
+                value = base if method == "cdvse" else base - gap(dataset, method, rng)
+                rows.append({"dataset": dataset, "repetition": repetition, "method": method,
+                             "test": value, "parameters": parameters,
+                             "kept": {"cdvse": kept + repetition % 3, "bagging": 50,
+                                      "adaboost": 50}.get(method, 1)})
+    return pd.DataFrame(rows)
+
+
+def hand_synthetic(gain=0.03, repetitions=5):
+    return pd.DataFrame([{"method": m, "kept": 4 + r % 2, "dataset": d, "repetition": r,
+                          "g_mean": 0.7 + (gain + 0.002 * np.sin(r) if m == "cdvse" else 0)}
+                         for d in ("sine_noise", "square_noise") for r in range(repetitions)
+                         for m in ("svdd", "cdvse")])
+
+
+def hand_timings(speedup=2.0, datasets=DATASETS):
+    rng = np.random.default_rng(5)
+    return pd.DataFrame([{"dataset": d, "repetition": r, "call": c, "method": m,
+                          "seconds": 0.01 * (speedup if m == "bagging" else 1.0)
+                          * rng.lognormal(0, 0.05)}
+                         for d in datasets for r in range(2) for c in range(3)
+                         for m in ("bagging", "cdvse")])
+
+
+def table(runs, synthetic=None, timings=None):
+    cases = catalogue.claim_cases(runs, hand_synthetic() if synthetic is None else synthetic,
+                                  RATIOS, criterion="marginals", paper_parameters="paper",
+                                  synthetic_members=20)
+    return catalogue.claims(cases, hand_timings() if timings is None else timings)
+
+
+def noisy(mean, spread=0.01):
+    return lambda dataset, rival, rng: mean + spread * rng.normal()
+
+
+# -- the catalogue ---------------------------------------------------------------------------
+def test_the_catalogue_lists_every_claim_the_issue_names_at_its_scope():
+    claims = {claim.id: claim for claim in catalogue.CATALOGUE}
+    assert len(claims) == len(catalogue.CATALOGUE)
+    assert claims["best-on-every-set"].scope == "every case"  # the conclusions' "均"
+    assert {claims[f"better-than-{r}"].scope for r in ("svdd", "bagging", "adaboost")} == \
+        {"on average"}
+    assert claims["fewer-members"].source.startswith("§4.2, Table 2")
+    assert claims["faster-testing"].scope == "faster"
+    assert claims["not-below-full-ensemble"].margin == -catalogue.NON_INFERIORITY_MARGIN
+    assert claims["replay-best-on-every-set"].origin == "project"
+    for claim in catalogue.CATALOGUE:
+        assert claim.source and claim.statement and claim.cases and claim.scope in SCOPES
+
+
+# -- the design's test -----------------------------------------------------------------------
+def test_re_splits_get_the_corrected_t_which_widens_the_interval():
+    # n = 20 re-splits with n_test / n_train = 1.2: the interval is sqrt(1 + 20 x 1.2) = 5
+    # times the plain paired t's
+    runs = hand_runs(noisy(0.02))
+    cases = catalogue.resplit_cases(runs[runs.dataset == "cancer"], RATIOS, "best-on-every-set")
+    scores = runs[runs.dataset == "cancer"].pivot(index="repetition", columns="method",
+                                                  values="test")
+    for case in cases.itertuples():
+        rival = {"SVDD": "svdd", "Bagging": "bagging", "AdaBoost": "adaboost"}[case.rival]
+        plain = stats.ttest_1samp(scores.cdvse - scores[rival], 0.0).confidence_interval()
+        assert (case.ci_high - case.ci_low) / (plain.high - plain.low) == pytest.approx(5.0)
+        assert case.test.startswith("corrected resampled t")
+
+
+def test_the_artificial_sets_are_fresh_draws_with_the_plain_paired_t():
+    cases = catalogue.artificial_cases(hand_synthetic())
+    scores = hand_synthetic().query("dataset == 'sine_noise'").pivot(
+        index="repetition", columns="method", values="g_mean")
+    plain = stats.ttest_1samp(scores.cdvse - scores.svdd, 0.0)
+    assert cases.iloc[0].p_value == pytest.approx(plain.pvalue)
+    assert set(cases.test) == {"paired t"}
+
+
+# -- rows at their scopes --------------------------------------------------------------------
+def test_every_case_claim_fails_on_one_data_set_and_is_partly_reproduced():
+    def gap(dataset, rival, rng):  # AdaBoost beats CDVSE by 5 points on sonar only
+        return (-0.05 if (dataset, rival) == ("sonar", "adaboost") else 0.05) + \
+            0.005 * rng.normal()
+
+    rows = table(hand_runs(gap)).set_index("id")
+    every = rows.loc["best-on-every-set"]
+    assert (every.reproduced, every.reproduced_cases) == ("partly", "20 of 21")
+    assert every.verdict_unadjusted == "contradicted" and every.effect < 0
+    # the same data read as averages: CDVSE ahead of AdaBoost on 6 of 7 sets
+    average = rows.loc["better-than-adaboost"]
+    effects = 0.05 * np.r_[1, -1, 1, 1, 1, 1, 1]
+    assert average.reproduced == "yes" and average.reproduced_cases == "6 of 7"
+    assert average.effect == pytest.approx(on_average(effects)["effect"], abs=0.003)
+
+
+def test_non_inferiority_holds_within_the_margin_and_fails_beyond_it():
+    # CDVSE 0.3 points below Bagging: not lower by more than 1 point
+    within = table(hand_runs(noisy(-0.003, 0.0005))).set_index("id")
+    row = within.loc["not-below-full-ensemble"]
+    assert row.null == -0.01 and (row.reproduced, row.verdict_unadjusted) == ("yes", "supported")
+    assert within.loc["better-than-bagging", "reproduced"] == "no"
+    # 3 points below Bagging: beyond the margin on every set
+    beyond = table(hand_runs(noisy(-0.03, 0.0005))).set_index("id")
+    assert beyond.loc["not-below-full-ensemble", "verdict_unadjusted"] == "contradicted"
+
+
+def test_members_dropped_and_prediction_speed_up():
+    rows = table(hand_runs(noisy(0.01)), timings=hand_timings(speedup=2.0)).set_index("id")
+    members = rows.loc["fewer-members"]
+    assert members.reproduced_cases == "9 of 9"  # 7 UCI sets and 2 artificial ones
+    assert members.effect == pytest.approx(1 - 4.4 / 20)  # artificial: 4, 5, 4, 5, 4 of 20
+    speed = rows.loc["faster-testing"]
+    assert speed.null == 1.0 and speed.n == len(DATASETS)  # one ratio per data set
+    assert speed.effect == pytest.approx(2.0, rel=0.05) and speed.verdict == "supported"
+
+
+def test_claims_not_measured_or_without_data_keep_their_row():
+    empty = hand_runs(noisy(0.01)).iloc[:0]
+    rows = table(empty, synthetic=hand_synthetic().iloc[:0],
+                 timings=hand_timings().iloc[:0]).set_index("id")
+    assert list(rows.index) == [claim.id for claim in catalogue.CATALOGUE]
+    assert (rows.reproduced == "not tested").all()
+    assert rows.loc["compact-boundary", "noise"].startswith("not measured")
+
+
+# -- a real run ------------------------------------------------------------------------------
+def test_a_quick_real_run_gives_every_claim_exactly_one_row(require_dataset):
+    require_dataset("thyroid")
+    results = cdvse.run(["thyroid"], quick=True, repetitions=2)
+    claims = results.claims
+    assert list(claims.columns) == CATALOGUE_COLUMNS
+    assert list(claims.id) == [claim.id for claim in catalogue.CATALOGUE]
+    measured = claims[~claims.id.isin(list(catalogue.NOT_MEASURED))]
+    assert (measured.reproduced != "not tested").all()
+    cases = results.claim_cases
+    assert set(cases[cases.parameters == "marginals"].test) == \
+        {"corrected resampled t (Nadeau-Bengio)"}
+    text = cdvse.verdict(claims, results.all_runs)
+    assert text.index("The paper's claims") < text.index("The project's own checks")
