@@ -7,11 +7,9 @@ Regenerates, as tidy DataFrames:
 - Fig. 4: every metric as the number of selected features grows;
 - Fig. 5: Friedman test and Nemenyi critical-difference data per metric (alpha = 0.05);
 - Figs. 1-2: the feature values behind the "waterfall" plots;
-- the paper's claims as statistical statements (see :func:`claims`, :func:`claim_cases`):
-  over the datasets, Nemenyi's rank comparisons (the paper's own test) and Wilcoxon
-  signed-rank tests of the metric differences; per dataset, the paired t-test over the test
-  instances. The metric curves over the feature-count grid are not used as replicates:
-  they are nested selections of one run, not independent samples.
+- the paper's claims, each at its own scope (:mod:`milab_widgets.claims.mfsef`: the
+  catalogue and its rows, from these tables, the per-instance values at the tables' size
+  and, for Fig. 4, at the curve's sizes up to 50 features on Arts).
 
 Protocol: the Yahoo sets' fixed split (2000 train / 3000 test). Selectors are fitted on the
 training part only (discretisation: 2 equal-width bins fitted there); ML-kNN is trained on
@@ -32,18 +30,9 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from milab_widgets.claims import mfsef as mfsef_claims
+from milab_widgets.claims.mfsef import FIG4_DATASET, FIG4_MAX_FEATURES, PAPER_MFSEF_RANKS
 from milab_widgets.evaluation.cache import ResultCache
-from milab_widgets.evaluation.claim_summary import (
-    CLAIM_TABLE_COLUMNS,
-    summarise_claims,
-    verdict_counts,
-)
-from milab_widgets.evaluation.claim_tests import (
-    CLAIM_COLUMNS,
-    across_datasets,
-    paired_case,
-    rank_gap_case,
-)
 from milab_widgets.evaluation.grid import GridTask, run_grid
 from milab_widgets.evaluation.ranking_stats import (
     friedman_test,
@@ -72,26 +61,12 @@ METRIC_NAMES = {"AP": "Average precision", "HL": "Hamming loss", "RL": "Ranking 
 SCORE_COLUMNS = ["dataset", "method", "n_features", "metric", "value", "fraction", "in_table"]
 TIMING_COLUMNS = ["dataset", "method", "n_features", "seconds"]
 INSTANCE_COLUMNS = ["dataset", "method", "metric", "instance", "value"]
+#: Fig. 4's per-instance values also name their feature count.
+CURVE_INSTANCE_COLUMNS = [*INSTANCE_COLUMNS, "n_features"]
 SUMMARY_COLUMNS = ["metric", "method", "average_rank", "mean_value", "friedman_chi2",
                    "friedman_p", "cd", "n_datasets"]
-#: What names a case in ``claim_cases.csv``, and the two values behind its effect.
-CASE_COLUMNS = ["dataset", "metric", "rival", "MFSEF", "rival_value"]
 #: Seed's Figs. 1-2: the 600th and 601st samples (1-based) of the Arts ("Artificial") data.
 WATERFALL_SAMPLES = (599, 600)
-
-#: What survives of the paper's Tables 2-5 (their numbers were lost in extraction): MFSEF's
-#: rank per dataset as its text states it (1 everywhere else).
-PAPER_MFSEF_RANKS = {
-    "AP": {"business": 2},
-    "HL": {"business": 2, "arts": 2},
-    "RL": {"health": 2, "business": 3},
-    "OE": {"entertainment": 3, "business": 2},
-}
-#: The paper's Fig. 5 text: methods MFSEF beats significantly (Nemenyi, alpha = 0.05).
-PAPER_SIGNIFICANT = {
-    "AP": ("MDDMspc", "PMU", "MDDMproj"), "RL": ("MDDMspc", "PMU", "MDDMproj"),
-    "OE": ("MDDMspc", "PMU", "MDDMproj"), "HL": ("MDDMproj", "MDDMspc"),
-}
 
 
 @dataclass(frozen=True)
@@ -136,7 +111,8 @@ def feature_count(fraction: float, n_features: int) -> int:
 class Results:
     """``scores``: one row per dataset, method, feature count and metric (long format);
     ``instances``: the table metrics per test instance at the table's size (see
-    :func:`instance_values`), behind the per-dataset claim tests."""
+    :func:`instance_values`), behind the per-dataset claim tests; ``curve_instances`` the
+    same at Fig. 4's sizes up to 50 features on Arts (:func:`curve_instances`)."""
 
     settings: Settings
     scores: pd.DataFrame
@@ -144,6 +120,21 @@ class Results:
     skipped: dict = field(default_factory=dict)
     instances: pd.DataFrame = field(default_factory=lambda: pd.DataFrame(
         columns=INSTANCE_COLUMNS))
+    curve_instances: pd.DataFrame = field(default_factory=lambda: pd.DataFrame(
+        columns=CURVE_INSTANCE_COLUMNS))
+
+    @property
+    def claim_cases(self) -> pd.DataFrame:
+        """The per-case tests (``claim_cases.csv``): the tables' and Fig. 4's cases."""
+        return mfsef_claims.claim_cases(concat_or_empty(
+            [table for table in (self.instances, self.curve_instances) if len(table)],
+            CURVE_INSTANCE_COLUMNS))
+
+    @property
+    def claims(self) -> pd.DataFrame:
+        """``claims.csv``: one row per claim of the paper's catalogue
+        (:data:`milab_widgets.claims.mfsef.CATALOGUE`)."""
+        return mfsef_claims.claims(self.scores, self.timings, self.claim_cases)
 
 
 def make_selector(method: str, n_features: int, settings: Settings):
@@ -201,9 +192,45 @@ def run(datasets=TABLE_DATASETS, quick: bool = False, seed: int = 0, cache_dir=N
         score_tables.append(scores)
         timing_tables.append(timings)
         instance_tables.append(instances)
+    curve = (curve_instances(FIG4_DATASET, available[FIG4_DATASET], settings, cache, n_jobs,
+                             progress)
+             if FIG4_DATASET in available and FIG4_DATASET in settings.curve_datasets
+             else None)
     return Results(settings, concat_or_empty(score_tables, SCORE_COLUMNS),
                    concat_or_empty(timing_tables, TIMING_COLUMNS), skipped,
-                   concat_or_empty(instance_tables, INSTANCE_COLUMNS))
+                   concat_or_empty(instance_tables, INSTANCE_COLUMNS),
+                   concat_or_empty([] if curve is None else [curve], CURVE_INSTANCE_COLUMNS))
+
+
+def curve_instances(name, data, settings: Settings, cache: ResultCache,
+                    n_jobs: int | None = None, progress: bool = False) -> pd.DataFrame:
+    """Fig. 4's claim ("within about the first 50 features MFSEF is clearly better"): every
+    selector's table metrics per test instance at each curve size up to
+    :data:`~milab_widgets.claims.mfsef.FIG4_MAX_FEATURES` features on ``name``. One cached
+    record per selector (experiment "mfsef-fig4-instances"), apart from the tables'
+    records, whose keys stay as they were. A selector's first c features do not depend on
+    how far it was fitted (greedy picks, rankings, MFSEF's fixed subspaces), so one fit up
+    to the largest size gives the curve's selections."""
+    train, test = data.train_test()
+    counts = [count for count in settings.counts(name, data.n_features)
+              if count <= FIG4_MAX_FEATURES]
+    if not counts:
+        return pd.DataFrame(columns=CURVE_INSTANCE_COLUMNS)
+    tasks = [GridTask({**_record_parts(name, method, counts, settings),
+                       "experiment": "mfsef-fig4-instances"},
+                      partial(_curve_instances_record, train, test, method, counts, settings))
+             for method in settings.methods]
+    records = run_grid(tasks, cache, n_jobs, progress, desc=f"{name}, Fig. 4 per instance")
+    return concat_or_empty([_instance_table(name, method, instances).assign(n_features=count)
+                            for method, record in zip(settings.methods, records)
+                            for count, instances in zip(counts, record["instances"])],
+                           CURVE_INSTANCE_COLUMNS)
+
+
+def _curve_instances_record(train, test, method: str, counts, settings: Settings) -> dict:
+    selector, _ = fit_selectors(train, [method], max(counts), settings)[method]
+    return {"instances": [_scored(train, test, selector.selection(count), settings,
+                                  True)["instances"] for count in counts]}
 
 
 def dataset_scores(name, data, settings: Settings, cache: ResultCache, counts=None,
@@ -397,126 +424,6 @@ def best_by_size(by_size: pd.DataFrame) -> pd.DataFrame:
                                        "MFSEF_best"])
 
 
-def claims(scores: pd.DataFrame, cases: pd.DataFrame) -> pd.DataFrame:
-    """The paper's claims over the datasets, at the tables' size, as statistical statements
-    (:mod:`milab_widgets.evaluation.claim_summary`), per metric:
-
-    1. "MFSEF has the best average rank": Nemenyi's comparison with the best-ranked other
-       method (effect: its average rank minus MFSEF's; interval: ± CD), so *supported*
-       means MFSEF ranks significantly ahead of every other method and *contradicted* that
-       one ranks significantly ahead of MFSEF;
-    2. Fig. 5, "MFSEF is significantly better than X" for the rivals the paper names:
-       Nemenyi's comparison of the two average ranks;
-    3. "MFSEF is better than X" for every other method: the Wilcoxon signed-rank test over
-       the datasets of the metric's difference (oriented so that positive favours MFSEF),
-       with the Hodges-Lehmann effect and interval, and the verdict counts of its
-       per-dataset ``cases`` (:func:`claim_cases`); the rank claims have no per-case counts.
-
-    Empty (with its columns) with fewer than two datasets.
-    """
-    rows = []
-    for metric in TABLE_METRICS:
-        values = metric_table(scores, metric)
-        if len(values) < 2 or "MFSEF" not in values:
-            continue
-        ranks = rank_methods(values, metric in metrics.LOWER_IS_BETTER).mean()
-        gaps = (ranks.drop("MFSEF") - ranks["MFSEF"]).sort_values(kind="stable")
-        k, n = values.shape[1], values.shape[0]
-        rows.append({"claim": f"MFSEF best average rank on {metric}", "metric": metric,
-                     "rival": gaps.index[0], **rank_gap_case(gaps.iloc[0], k, n)})
-        rows += [{"claim": f"MFSEF significantly better than {rival} on {metric} (Fig. 5)",
-                  "metric": metric, "rival": rival, **rank_gap_case(gaps[rival], k, n)}
-                 for rival in PAPER_SIGNIFICANT[metric] if rival in gaps]
-        rows += _pairwise_claims(cases[cases.metric == metric], metric, values)
-    table = pd.DataFrame(rows, columns=CLAIM_TABLE_COLUMNS + ["metric", "rival"])
-    return table.astype({column: "Int64" for column in CLAIM_TABLE_COLUMNS[len(CLAIM_COLUMNS):]})
-
-
-def _pairwise_claims(cases: pd.DataFrame, metric: str, values: pd.DataFrame) -> list[dict]:
-    """"MFSEF better than X on metric", one per rival: the signed-rank test over the table
-    values' differences (exact where the metric is a fraction of the test instances; a
-    mean over instances would break its ties by rounding) and the per-case counts."""
-    missing = set(values.index) - set(cases.dataset)
-    if missing:
-        raise InputError(f"the {metric} claims need the per-instance cases of every dataset "
-                         f"in the table; none for {sorted(missing)}: rerun those datasets "
-                         "(their cached records predate the per-instance scores).")
-    sign = _orientation(metric)
-    rivals = {_better(rival, metric): rival for rival in values.columns.drop("MFSEF")}
-    tests = {claim: across_datasets(sign * (values["MFSEF"] - values[rival]).to_numpy())
-             for claim, rival in rivals.items()}
-    summary = summarise_claims(cases[cases.dataset.isin(values.index)], overrides=tests)
-    return [{**row, "metric": metric, "rival": rivals[row["claim"]]}
-            for row in summary.to_dict("records")]
-
-
-def claim_cases(instances: pd.DataFrame) -> pd.DataFrame:
-    """"MFSEF is better than X on a metric" per dataset (the paper's tables' cells), tested
-    over the test instances of the fixed split: the paired t-test on the per-instance
-    differences of the metric at the tables' size (oriented: positive favours MFSEF;
-    instances the metric leaves out are dropped). Their mean is the difference of the two
-    table values. This measures the test-set noise only: the one training split is fixed,
-    so the variation a different training sample would bring is not in the interval."""
-    rows = []
-    for (dataset, metric), group in instances.groupby(["dataset", "metric"], sort=False):
-        values = group.pivot(index="instance", columns="method", values="value").dropna()
-        if "MFSEF" not in values:
-            continue
-        for rival in [m for m in METHODS if m in values and m != "MFSEF"]:
-            differences = _orientation(metric) * (values["MFSEF"] - values[rival])
-            rows.append({"claim": _better(rival, metric),
-                         **paired_case(differences.to_numpy(), method="t"),
-                         "test": "paired t over test instances", "dataset": dataset,
-                         "metric": metric, "rival": rival, "MFSEF": values["MFSEF"].mean(),
-                         "rival_value": values[rival].mean()})
-    return pd.DataFrame(rows, columns=CLAIM_COLUMNS + CASE_COLUMNS)
-
-
-def verdict_text(claim_table: pd.DataFrame, cases: pd.DataFrame) -> str:
-    """The verdict as Markdown, one line per metric, read from the claims tables: each
-    claim's verdict with its effect and 95 % interval, and the per-dataset verdict counts."""
-    if claim_table.empty:
-        return "Not tested: fewer than two of the paper's datasets are available."
-    lines = []
-    for metric, group in claim_table.groupby("metric", sort=False):
-        best = group.iloc[0]
-        fig5 = group[group.claim.str.endswith("(Fig. 5)")]
-        pairwise = group[group.test == "wilcoxon"]
-        per_case = verdict_counts(cases[cases.metric == metric])
-        lines.append(
-            f"- **{metric}**: best average rank **{best.verdict}** (rank gap to the best other "
-            f"method, {best.rival}: {best.effect:+.3g} [{best.ci_low:+.3g}, {best.ci_high:+.3g}]); "
-            f"Fig. 5, significantly better than: {', '.join(map(_short, _rows(fig5)))}; "
-            f"better over the datasets (Wilcoxon) than: "
-            f"{', '.join(map(_short, _rows(pairwise)))}; per dataset and rival (paired t "
-            f"over the test instances): {per_case['supported']} supported, "
-            f"{per_case['contradicted']} contradicted, {per_case['inconclusive']} inconclusive.")
-    counts = verdict_counts(claim_table)
-    return (f"Of {len(claim_table)} claim tests, {counts['supported']} are supported, "
-            f"{counts['contradicted']} contradicted and {counts['inconclusive']} inconclusive. "
-            "Each is given as rival verdict (effect [95 % interval]): average-rank gaps for "
-            "Nemenyi, metric differences for Wilcoxon; positive favours MFSEF.\n\n"
-            + "\n".join(lines))
-
-
-def _rows(table: pd.DataFrame) -> list[dict]:
-    return table.to_dict("records")
-
-
-def _short(row) -> str:
-    return (f"{row['rival']} {row['verdict']} ({row['effect']:+.3g} "
-            f"[{row['ci_low']:+.3g}, {row['ci_high']:+.3g}])")
-
-
-def _orientation(metric: str) -> float:
-    """+1 where higher is better, -1 where lower is (so positive favours the claim)."""
-    return -1.0 if metric in metrics.LOWER_IS_BETTER else 1.0
-
-
-def _better(rival: str, metric: str) -> str:
-    return f"MFSEF better than {rival} on {metric}"
-
-
 def paper_comparison(scores: pd.DataFrame) -> pd.DataFrame:
     """MFSEF's rank per dataset and metric: the paper's (from its text) next to ours."""
     rows = []
@@ -569,8 +476,9 @@ def waterfall_overview(data, n_groups: int = 25) -> pd.DataFrame:
 def save_tables(results: Results, folder) -> list[Path]:
     """Write every table as CSV (and the settings as JSON) into ``folder``."""
     scores = results.scores
-    cases = claim_cases(results.instances)
-    tables = {"scores": scores, "summary": rank_summary(scores), "claims": claims(scores, cases),
+    cases = results.claim_cases
+    tables = {"scores": scores, "summary": rank_summary(scores),
+              "claims": mfsef_claims.claims(scores, results.timings, cases),
               "claim_cases": cases,
               "paper_comparison": paper_comparison(scores), "timings": results.timings,
               "ranks_by_size": ranks_by_size(scores)}

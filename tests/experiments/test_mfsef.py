@@ -6,8 +6,6 @@ import pytest
 
 from milab_widgets.data.multilabel import MultiLabelDataset
 from milab_widgets.evaluation.cache import ResultCache
-from milab_widgets.evaluation.claim_tests import CLAIM_COLUMNS, across_datasets, paired_case
-from milab_widgets.exceptions import InputError
 from milab_widgets.experiments import mfsef
 from milab_widgets.multilabel import MFSEF, MLkNN, metrics
 
@@ -74,19 +72,7 @@ def scores_table(values: dict, metric="AP"):
     return pd.DataFrame(rows)
 
 
-def instances_table(values: dict, noise: float) -> pd.DataFrame:
-    """Per-instance values around each {dataset: {method: value}}, the same for every
-    metric, whose mean over the 30 instances is the table value."""
-    wobble = np.random.default_rng(0).normal(0, noise, 30)
-    wobble -= wobble.mean()
-    rows = [{"dataset": d, "method": m, "metric": metric, "instance": i,
-             "value": v + (wobble[i] if m == "MFSEF" else 0.0)}
-            for d, by_method in values.items() for m, v in by_method.items()
-            for metric in mfsef.TABLE_METRICS for i in range(30)]
-    return pd.DataFrame(rows)
-
-
-def test_ranked_table_and_claims_follow_the_ranks():
+def test_ranked_table_and_paper_comparison_follow_the_ranks():
     methods = list(mfsef.METHODS)
     values = {f"d{i}": dict(zip(methods, [0.5, 0.4, 0.3, 0.2, 0.1, 0.6 - 0.01 * i]))
               for i in range(7)}
@@ -97,33 +83,6 @@ def test_ranked_table_and_claims_follow_the_ranks():
     assert table.loc["average rank", "MFSEF"] == "1.00"
     losses = mfsef.ranked_table(scores, "HL")  # lower is better: MFSEF is now last
     assert losses.loc["average rank", "MFSEF"] == "6.00"
-    cases = mfsef.claim_cases(instances_table(values, noise=0.01))
-    claims = mfsef.claims(scores, cases).set_index("claim")
-    assert list(claims.reset_index().columns[:8]) == CLAIM_COLUMNS
-    # AP: MFSEF ranks 1 everywhere, the best other method (Original) 2: gap 1 < CD
-    best = claims.loc["MFSEF best average rank on AP"]
-    assert (best.rival, best.effect, best.test) == ("Original", 1.0, "nemenyi")
-    assert best.ci_high - best.ci_low == pytest.approx(2 * 2.850, abs=1e-3)
-    assert best.verdict == "inconclusive"
-    # HL (lower is better): MFSEF ranks last, 5 ranks behind MFSLS: contradicted
-    assert claims.loc["MFSEF best average rank on HL", "verdict"] == "contradicted"
-    # Fig. 5: MFSEF rank 1 vs PMU rank 5: 4 > CD; vs MDDMspc (rank 3): 2 < CD
-    assert claims.loc["MFSEF significantly better than PMU on AP (Fig. 5)", "verdict"] == "supported"
-    assert claims.loc["MFSEF significantly better than MDDMspc on AP (Fig. 5)",
-                      "verdict"] == "inconclusive"
-    # Wilcoxon over the 7 datasets: MFSEF beats every method on AP, loses on HL
-    pairwise = claims[claims.test == "wilcoxon"]
-    assert len(pairwise) == 4 * 5
-    assert set(pairwise[pairwise.metric == "AP"].verdict) == {"supported"}
-    assert set(pairwise[pairwise.metric == "HL"].verdict) == {"contradicted"}
-    versus_pmu = claims.loc["MFSEF better than PMU on AP"]
-    assert versus_pmu.effect == pytest.approx(across_datasets(
-        [0.6 - 0.01 * i - 0.2 for i in range(7)])["effect"])
-    # each Wilcoxon claim counts its 7 per-dataset cases; the rank claims have none
-    assert versus_pmu.cases == 7 and versus_pmu.cases_supported == 7
-    assert pd.isna(claims.loc["MFSEF best average rank on AP", "cases"])
-    with pytest.raises(InputError, match="per-instance cases"):
-        mfsef.claims(scores, cases[cases.dataset != "d3"])
     comparison = mfsef.paper_comparison(scores)
     assert len(comparison) == 4 * 7 and set(comparison.our_MFSEF_rank[comparison.metric == "AP"]) == {1}
 
@@ -182,25 +141,3 @@ def test_dataset_records_keep_per_instance_values_at_the_tables_size(toy, tmp_pa
     # the panel's scores-only records are cached apart and stay identical
     alone, _ = mfsef.dataset_scores("toy", toy, settings, ResultCache(tmp_path))
     pd.testing.assert_frame_equal(alone, scores)
-
-
-def test_claim_cases_are_paired_t_tests_over_test_instances():
-    rng = np.random.default_rng(4)
-    base = rng.random(200)
-    rows = [{"dataset": "d", "method": method, "metric": metric, "instance": i,
-             "value": base[i] + shift}
-            for method, shift in (("MFSEF", 0.0), ("PMU", 0.05), ("Original", 0.0))
-            for metric in ("AP", "HL") for i in range(200)]
-    instances = pd.DataFrame(rows)
-    instances.loc[(instances.instance == 0) & (instances.method == "PMU"), "value"] += 1.0
-    cases = mfsef.claim_cases(instances).set_index("claim")
-    ap, hl = cases.loc["MFSEF better than PMU on AP"], cases.loc["MFSEF better than PMU on HL"]
-    expected = paired_case(-(instances.query("method == 'PMU' and metric == 'AP'").value.to_numpy()
-                             - base), method="t")
-    assert ap.effect == pytest.approx(expected["effect"]) and ap.p_value == pytest.approx(
-        expected["p_value"])
-    assert hl.effect == pytest.approx(-ap.effect)  # a loss: lower PMU values favour PMU
-    assert ap.test == "paired t over test instances" and ap.n == 200
-    # identical values: exactly no difference
-    same = cases.loc["MFSEF better than Original on AP"]
-    assert (same.effect, same.ci_low, same.ci_high, same.verdict) == (0, 0, 0, "inconclusive")
