@@ -273,5 +273,24 @@ def _report(args: argparse.Namespace) -> int:
     return 0
 
 
+# -- app -------------------------------------------------------------------------------------
+@subcommand(
+    "app",
+    "Serve the lab as a web page (Voilà: the panels, no code) at http://127.0.0.1:PORT/ "
+    "until Ctrl+C.",
+    argument("--port", type=int, default=8866, metavar="N",
+             help="TCP port on 127.0.0.1 (default 8866); never another one"),
+)
+def _app(args: argparse.Namespace) -> int:
+    from milab_widgets.app import AppError, serve
+
+    try:
+        serve(args.port)
+    except AppError as error:
+        print(f"milab app: {error}", file=sys.stderr)
+        return 2
+    return 0
+
+
 if __name__ == "__main__":
     sys.exit(main())
