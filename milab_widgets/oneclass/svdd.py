@@ -216,7 +216,22 @@ class SVDD(OutlierMixin, BaseEstimator):
 
     @_fit_context(prefer_skip_nested_validation=True)
     def fit(self, X, y=None, sample_weight=None):
-        """Find the sphere; ``y`` is ignored (one-class), ``sample_weight`` scales each C_i."""
+        """Find the smallest sphere holding the (weighted) training samples.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+            Samples (dense, finite).
+        y : None
+            Ignored: one-class learning uses no labels.
+        sample_weight : array-like of shape (n_samples,), default=None
+            Non-negative weights; each sample's dual bound is C w_i.
+
+        Returns
+        -------
+        self : SVDD
+            The fitted estimator.
+        """
         X = check_features(self, X, reset=True)
         weights = check_sample_weight(sample_weight, len(X))
         C = resolve_C(self.C, self.nu, weights)
@@ -238,20 +253,65 @@ class SVDD(OutlierMixin, BaseEstimator):
         return self
 
     def squared_distance(self, X) -> np.ndarray:
-        """||phi(x) - a||^2 for each row of X (the paper's eq. 3)."""
+        """Squared feature-space distance to the centre, ||phi(x) - a||^2 (the paper's eq. 3).
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+            Samples (dense, finite).
+
+        Returns
+        -------
+        ndarray of shape (n_samples,)
+            K(x, x) - 2 sum_i a_i K(x_i, x) + ||a||^2 for each row.
+        """
         X = check_features(self, X, reset=False)
         cross = rbf_kernel(X, self.support_vectors_, gamma=float(self.gamma)) @ self.dual_coef_
         return np.maximum(1.0 - 2.0 * cross + self.center_sq_norm_, 0.0)
 
     def score_samples(self, X) -> np.ndarray:
-        """-||phi(x) - a||^2: the higher, the more normal."""
+        """Normality score -||phi(x) - a||^2: the higher, the more normal.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+            Samples (dense, finite).
+
+        Returns
+        -------
+        ndarray of shape (n_samples,)
+            Minus the squared distance to the centre.
+        """
         return -self.squared_distance(X)
 
     def decision_function(self, X) -> np.ndarray:
-        """R^2 - ||phi(x) - a||^2 = score_samples(X) - offset_: >= 0 inside the sphere
-        (normal); R^2 includes the solver's accuracy 2 C tol."""
+        """Signed margin R^2 - ||phi(x) - a||^2 = ``score_samples(X) - offset_``.
+
+        R^2 includes the solver's accuracy 2 C tol.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+            Samples (dense, finite).
+
+        Returns
+        -------
+        ndarray of shape (n_samples,)
+            Non-negative inside the sphere (normal), negative outside (outlier).
+        """
         return self.score_samples(X) - self.offset_
 
     def predict(self, X) -> np.ndarray:
-        """+1 (normal, inside or on the sphere) or -1 (outlier)."""
+        """Label each sample normal (+1, inside or on the sphere) or outlier (-1).
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+            Samples (dense, finite).
+
+        Returns
+        -------
+        ndarray of shape (n_samples,)
+            +1 or -1 per sample.
+        """
         return np.where(self.decision_function(X) >= 0, 1, -1)
