@@ -45,6 +45,7 @@ SCOPES = {
     "equivalent": "equal within a stated margin (two one-sided tests)",
     "above threshold": "exceeds a stated value on each case (intersection-union)",
     "faster": "takes less time (one geometric-mean ratio per data set)",
+    "grows more slowly": "its cost grows with a smaller exponent (gap of fitted exponents)",
     "exact": "a deterministic measurement against a threshold (no sampling)",
 }
 #: Who makes the claim: the paper, or the project (a check the paper does not state).
