@@ -115,8 +115,35 @@ def selected_spheres(weights, gamma_l1: float, lam: float) -> np.ndarray:
     return kept if len(kept) else np.array([int(np.argmax(weights))])
 
 
+def check_distinct_rows(X: np.ndarray) -> None:
+    """Refuse a training set whose rows are all the same point: every bootstrap SVDD is then
+    that point (radius 0, every distance 0), nothing tells them apart, every weight is 0."""
+    if (X == X[0]).all():
+        raise InputError("every row of X is the same point, so all bootstrap SVDDs are "
+                         "identical (radius 0) and CDVSE has nothing to weight; pass at least "
+                         "two distinct samples.")
+
+
+def check_spheres_fitted_on(spheres: Spheres, X: np.ndarray, gamma: float) -> None:
+    """Refuse ``spheres`` not fitted on ``X`` with kernel width ``gamma``: their support
+    vectors must be rows of X (weights and radii are measured on X's distances)."""
+    if not isinstance(spheres, Spheres):
+        raise InputError(f"spheres must be a Spheres (e.g. a fitted BaggingSVDD's spheres_), "
+                         f"got {type(spheres).__name__}.")
+    rows = {row.tobytes() for row in X}
+    foreign = spheres.support_vectors.shape[1] != X.shape[1] or not all(
+        vector.tobytes() in rows for vector in spheres.support_vectors)
+    if foreign or spheres.gamma != gamma:
+        raise InputError(
+            "spheres were not fitted on this X " + (f"(gamma {spheres.gamma:g}, not {gamma:g})"
+                                                    if not foreign else "(their support "
+                                                    "vectors are not rows of X)")
+            + "; pass the spheres_ of a BaggingSVDD fitted on the same X with the same gamma, "
+            "or spheres=None.")
+
+
 class CDVSESVDD(_SphereEnsemble):
-    """Selective SVDD ensemble by correntropy and distance variance (CDVSE-SVDDs, the CDVSE paper).
+    r"""Selective SVDD ensemble by correntropy and distance variance (CDVSE-SVDDs, the CDVSE paper).
 
     Parameters
     ----------
@@ -157,12 +184,47 @@ class CDVSESVDD(_SphereEnsemble):
         Half-quadratic steps taken (``max_iter``: the paper runs a fixed T_max).
     n_features_in_ : int; feature_names_in_ : ndarray of str (DataFrame input only)
 
+    See Also
+    --------
+    BaggingSVDD : the same bootstrap SVDDs, all kept, majority vote.
+    AdaBoostSVDD : the boosting baseline.
+    SVDD : the base learner.
+
+    Notes
+    -----
+    The weights maximise the paper's eq. 17,
+
+    .. math::
+
+        J(w) = \frac{1}{M} \sum_k \exp\Big(-\frac{(r_k - w^\top r)^2}{2\sigma^2}\Big)
+               - \lambda \sum_i \sum_n (d_i(x_n) - w^\top d_n)^2 - \gamma \lVert w \rVert_1,
+               \qquad w \ge 0,
+
+    (correntropy of the radii: compactness; distance variance; sparsity) by half-quadratic
+    steps (the module's notes give the re-derived quadratic step). Base SVDDs with
+    w_k >= 1/M are kept, and x is normal when sum_k w_k d_k(x) <= sum_k w_k r_k.
+
     References
     ----------
     Xing, H.-J., & Wei, Y.-L. (2016). Selective ensemble of SVDDs based on correntropy and
     distance variance. Computer Science (Jisuanji Kexue), 43(5), 252-256.
     He, R., Hu, B.-G., Zheng, W.-S., & Kong, X.-W. (2011). Robust principal component
     analysis based on maximum correntropy criterion. IEEE Trans. Image Processing, 20(6).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> rng = np.random.default_rng(0)
+    >>> X = rng.normal(size=(80, 2))                  # normal samples
+    >>> far = np.array([[0.0, 0.0], [5.0, 5.0]])     # the centre and a far point
+    >>> from milab_widgets.oneclass import CDVSESVDD
+    >>> model = CDVSESVDD(n_estimators=6, nu=0.1, gamma=0.1, max_iter=5, random_state=0).fit(X)
+    >>> len(model.selected_) <= 6 and bool((model.weights_ >= 0).all())
+    True
+    >>> bool(np.all(np.diff(model.objective_) >= -1e-9))   # J(w) never decreases
+    True
+    >>> model.predict(far).tolist()
+    [1, -1]
     """
 
     #: From one sample every bootstrap SVDD is the same point (radius 0, distance 0), so
@@ -194,13 +256,31 @@ class CDVSESVDD(_SphereEnsemble):
 
     @_fit_context(prefer_skip_nested_validation=True)
     def fit(self, X, y=None, spheres: Spheres | None = None):
-        """Fit M bootstrap SVDDs (or reuse ``spheres`` fitted on the same X, e.g. a
-        BaggingSVDD's ``spheres_``), then weight and select them; ``y`` is ignored."""
+        """Fit M bootstrap SVDDs (or reuse ``spheres``), then weight and select them.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+            Samples (dense, finite).
+        y : None
+            Ignored: one-class learning uses no labels.
+        spheres : Spheres, default=None
+            Base SVDDs already fitted on the same X (e.g. a BaggingSVDD's ``spheres_``), used
+            instead of fitting new ones.
+
+        Returns
+        -------
+        self : CDVSESVDD
+            The fitted ensemble.
+        """
         X, C, gamma, tol, n_estimators = self._checked_data(X)
+        check_distinct_rows(X)
         sigma, lam, gamma_l1 = float(self.sigma), float(self.lam), float(self.gamma_l1)
         steps = int(self.max_iter)
         if spheres is None:
             spheres = fit_bootstrap_spheres(X, C, gamma, tol, n_estimators, self.random_state)
+        else:
+            check_spheres_fitted_on(spheres, X, gamma)
         weights, objective = half_quadratic_weights(spheres.radii, spheres.distances(X), sigma,
                                                     lam, gamma_l1, steps)
         self.selected_ = selected_spheres(weights, gamma_l1, lam)
@@ -212,7 +292,19 @@ class CDVSESVDD(_SphereEnsemble):
         return self
 
     def score_samples(self, X) -> np.ndarray:
-        """-sum_{k kept} w_k d_k(x); ``decision_function`` = sum_{k kept} w_k (r_k - d_k(x)),
-        >= 0 meaning normal."""
+        """Score -sum_k w_k d_k(x) over the kept SVDDs.
+
+        ``decision_function`` is sum_k w_k (r_k - d_k(x)), >= 0 meaning normal.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+            Samples (dense, finite).
+
+        Returns
+        -------
+        ndarray of shape (n_samples,)
+            The higher, the more normal.
+        """
         X = self._query(X)
         return -(self.kept_spheres_.distances(X) @ self.weights_[self.selected_])

@@ -14,6 +14,7 @@ from sklearn.base import BaseEstimator, OutlierMixin, _fit_context
 from sklearn.utils._param_validation import Interval
 
 from milab_widgets.data.arrays import as_oneclass_labels, check_features
+from milab_widgets.exceptions import InputError
 from milab_widgets.oneclass.spheres import Spheres, bootstrap_counts, fit_sphere
 from milab_widgets.oneclass.validation import SPHERE_CONSTRAINTS, resolve_C
 
@@ -53,11 +54,33 @@ class _SphereEnsemble(OutlierMixin, BaseEstimator):
         return check_features(self, X, reset=False)
 
     def decision_function(self, X) -> np.ndarray:
-        """score_samples(X) - offset_: >= 0 means normal."""
+        """Signed score ``score_samples(X) - offset_``.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+            Samples (dense, finite).
+
+        Returns
+        -------
+        ndarray of shape (n_samples,)
+            Non-negative for normal samples, negative for outliers.
+        """
         return self.score_samples(X) - self.offset_
 
     def predict(self, X) -> np.ndarray:
-        """+1 (normal) where the decision function is >= 0, else -1 (outlier)."""
+        """Label each sample normal (+1, decision function >= 0) or outlier (-1).
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+            Samples (dense, finite).
+
+        Returns
+        -------
+        ndarray of shape (n_samples,)
+            +1 or -1 per sample.
+        """
         return np.where(self.decision_function(X) >= 0, 1, -1)
 
 
@@ -95,10 +118,35 @@ class BaggingSVDD(_SphereEnsemble):
         0: ``decision_function = score_samples - offset_``.
     n_features_in_ : int; feature_names_in_ : ndarray of str (DataFrame input only)
 
+    See Also
+    --------
+    SVDD : the base learner.
+    AdaBoostSVDD : boosting instead of bootstrap samples.
+    CDVSESVDD : weights and prunes these bootstrap SVDDs.
+
+    Notes
+    -----
+    With h_m(x) = +1 when sphere m holds x and -1 otherwise, the ensemble's score is the vote
+    margin sum_m h_m(x) / M, and x is normal when it is >= 0. It is the baseline of the CDVSE
+    paper's Tables 3-4 (Xing & Wei, Computer Science 43(5), 2016).
+
     References
     ----------
     Breiman, L. (1996). Bagging predictors. Machine Learning, 24(2), 123-140.
     Tax, D. M. J., & Duin, R. P. W. (2001). Combining one-class classifiers. MCS 2001.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> rng = np.random.default_rng(0)
+    >>> X = rng.normal(size=(80, 2))                  # normal samples
+    >>> far = np.array([[0.0, 0.0], [5.0, 5.0]])     # the centre and a far point
+    >>> from milab_widgets.oneclass import BaggingSVDD
+    >>> model = BaggingSVDD(n_estimators=5, nu=0.1, gamma=0.1, random_state=0).fit(X)
+    >>> len(model.spheres_)
+    5
+    >>> model.predict(far).tolist()
+    [1, -1]
     """
 
     _parameter_constraints: dict = {
@@ -117,14 +165,38 @@ class BaggingSVDD(_SphereEnsemble):
 
     @_fit_context(prefer_skip_nested_validation=True)
     def fit(self, X, y=None):
-        """Fit the M bootstrap SVDDs; ``y`` is ignored."""
+        """Fit the M bootstrap SVDDs.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+            Samples (dense, finite).
+        y : None
+            Ignored: one-class learning uses no labels.
+
+        Returns
+        -------
+        self : BaggingSVDD
+            The fitted ensemble.
+        """
         X, C, gamma, tol, n_estimators = self._checked_data(X)
         self.spheres_ = fit_bootstrap_spheres(X, C, gamma, tol, n_estimators, self.random_state)
         self.offset_ = 0.0
         return self
 
     def score_samples(self, X) -> np.ndarray:
-        """(votes for normal - votes for outlier) / M, in [-1, 1] (``offset_`` = 0)."""
+        """Vote margin (votes for normal - votes for outlier) / M (``offset_`` = 0).
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+            Samples (dense, finite).
+
+        Returns
+        -------
+        ndarray of shape (n_samples,)
+            Values in [-1, 1]; the higher, the more normal.
+        """
         X = self._query(X)
         return 2.0 * self.spheres_.inside(X).mean(axis=1) - 1.0
 
@@ -164,10 +236,35 @@ class AdaBoostSVDD(_SphereEnsemble):
         0: ``decision_function = score_samples - offset_``.
     n_features_in_ : int; feature_names_in_ : ndarray of str (DataFrame input only)
 
+    See Also
+    --------
+    SVDD : the base learner (with per-sample bounds C_i).
+    BaggingSVDD, CDVSESVDD : the other ensembles of the CDVSE paper's comparison.
+
+    Notes
+    -----
+    The ensemble's decision is sign(sum_m a_m h_m(x)) with a_m = 1/2 ln((1 - e_m) / e_m), the
+    discrete AdaBoost rule; it is a baseline of the CDVSE paper's Tables 3-4 (Xing & Wei,
+    Computer Science 43(5), 2016).
+
     References
     ----------
     Freund, Y., & Schapire, R. E. (1997). A decision-theoretic generalization of on-line
     learning and an application to boosting. J. Computer and System Sciences, 55, 119-139.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> rng = np.random.default_rng(0)
+    >>> X = rng.normal(size=(80, 2))                  # normal samples
+    >>> far = np.array([[0.0, 0.0], [5.0, 5.0]])     # the centre and a far point
+    >>> from milab_widgets.oneclass import AdaBoostSVDD
+    >>> y = np.where(np.linalg.norm(X, axis=1) > 2.2, -1, 1)   # a few outliers in training
+    >>> model = AdaBoostSVDD(n_estimators=5, C=0.2, gamma=0.1).fit(X, y)
+    >>> model.n_iter_ <= 5 and len(model.estimator_weights_) == len(model.spheres_)
+    True
+    >>> model.predict(far).tolist()
+    [1, -1]
     """
 
     def __init__(self, n_estimators: int = 50, C: float | None = None, gamma: float = 1.0,
@@ -180,9 +277,26 @@ class AdaBoostSVDD(_SphereEnsemble):
 
     @_fit_context(prefer_skip_nested_validation=True)
     def fit(self, X, y=None):
-        """Boost on X with labels y (+1/-1; None: every row normal)."""
+        """Boost SVDDs on X with the labels y.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+            Samples (dense, finite).
+        y : array-like of shape (n_samples,) of +1 / -1, default=None
+            +1 normal, -1 outlier; None means every row is normal.
+
+        Returns
+        -------
+        self : AdaBoostSVDD
+            The fitted ensemble.
+        """
         X, C, gamma, tol, n_rounds = self._checked_data(X)
         y = np.ones(len(X), dtype=np.int64) if y is None else as_oneclass_labels(y, len(X))
+        if not (y == 1).any():
+            raise InputError("y holds only -1 (outliers); AdaBoostSVDD boosts SVDDs that "
+                             "describe the normal class, so mark the normal rows +1 (or pass "
+                             "y=None: every row normal).")
         weights = np.full(len(X), 1.0 / len(X))
         solutions, vote_weights, errors = [], [], []
         for _ in range(n_rounds):
@@ -210,7 +324,18 @@ class AdaBoostSVDD(_SphereEnsemble):
         return self
 
     def score_samples(self, X) -> np.ndarray:
-        """sum_m a_m h_m(x) / sum_m a_m, in [-1, 1] (``offset_`` = 0)."""
+        """Weighted vote sum_m a_m h_m(x) / sum_m a_m (``offset_`` = 0).
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+            Samples (dense, finite).
+
+        Returns
+        -------
+        ndarray of shape (n_samples,)
+            Values in [-1, 1]; the higher, the more normal.
+        """
         X = self._query(X)
         votes = np.where(self.spheres_.inside(X), 1.0, -1.0)
         return votes @ self.estimator_weights_ / self.estimator_weights_.sum()

@@ -26,6 +26,8 @@ from milab_widgets.charts.cdvse import boundary_chart, objective_chart, weights_
 from milab_widgets.data import list_datasets
 from milab_widgets.exceptions import DatasetUnavailableError
 from milab_widgets.experiments import cdvse
+from milab_widgets.widgets import recipes
+from milab_widgets.widgets.as_code import AsCode
 from milab_widgets.widgets.base import (
     Panel,
     dataset_choices,
@@ -47,8 +49,6 @@ LOG_SLIDER = {"continuous_update": False, "readout_format": ".3g", "base": 10,
 #: The playground's result area, as its stale note names it.
 PLAYGROUND = "The plots of the 2-D playground"
 UCI_ACTION = "Run protocol"
-
-
 #: The UCI table's result area, as its stale note names it after a failed run.
 UCI_VIEW = "The UCI tables"
 #: Table 2's columns (experiments.cdvse.parameter_table) as the panel titles them.
@@ -58,7 +58,9 @@ PARAMETER_TITLES = {"dataset": "dataset", "C": "C", "nu": "ν", "zeta": "ζ", "s
 PARAMETERS_LEGEND = ("C, ζ, σ: the values the repetitions selected most often (ties: the "
                      "smaller); ν = 1 / (C n_train), the paper's \"C\" read as ν; SVDDs kept: "
                      "CDVSE's kept base SVDDs, mean ± std over the repetitions.")
-class CDVSEPanel(Panel):
+
+
+class CDVSEPanel(AsCode, Panel):
     """SVDD vs CDVSE playground plus a UCI table view.
 
     ``CDVSEPanel(dataset="sine_noise", update=True)``; with ``update=True`` it fits and
@@ -67,19 +69,30 @@ class CDVSEPanel(Panel):
     Controls (public ipywidgets): ``dataset``, ``zeta``, ``C``, ``M``, ``sigma``, ``lam``,
     ``gamma_l1``, ``seed``; UCI tab: ``uci_dataset``, ``repetitions``, ``uci_button``.
     Results: ``result`` (a :class:`~milab_widgets.experiments.cdvse.Playground`),
-    ``boundary``, ``weights``, ``objective`` (Altair charts), ``uci_table`` (DataFrame).
+    ``boundary``, ``weights``, ``objective`` (Altair charts), ``uci_table`` (DataFrame);
+    after a click, ``sample_point`` (x, y) and ``sample_distances``. ``code()`` and
+    ``save(folder)``: see :mod:`~milab_widgets.widgets.as_code`.
     """
+
+    recipe = recipes.CDVSE
 
     def __init__(self, dataset: str = "sine_noise", update: bool = True):
         use_lab_charts()
         self.result = self.boundary = self.weights = self.objective = self.uci_table = None
+        self.sample_point = self.sample_distances = None
         self._build_controls(dataset)
         self._build_outputs()
-        tabs = widgets.Tab([self._playground_box(), self._uci_box()])
+        playground, uci = self._playground_box(), self._uci_box()
+        tabs = widgets.Tab([playground, uci])
         tabs.set_title(0, "2-D playground")
         tabs.set_title(1, "UCI table")
         super().__init__("selective ensemble of SVDDs (correntropy + distance variance)",
                          controls=[tabs], paper="CDVSE")
+        # each sub-tab is a view with its own status line, stale note and error
+        self.uci = self.add_view("UCI table", uci, lambda: self.uci_table is not None)
+        self.children = (self.header, self.controls, self.outputs)
+        playground.children = (*self.view.parts(), *playground.children)
+        uci.children = (*self.uci.parts(), *uci.children)
         for control in (self.dataset, self.zeta, self.C, self.M, self.sigma, self.lam,
                         self.gamma_l1, self.seed):
             control.observe(lambda _: self.update(), "value")
@@ -88,11 +101,6 @@ class CDVSEPanel(Panel):
         self.stale_when_changed([self.uci_dataset, self.repetitions], UCI_ACTION, self.uci)
         if update:
             self.update()
-        # each sub-tab is a view with its own status line, stale note and error
-        self.uci = self.add_view("UCI table", uci, lambda: self.uci_table is not None)
-        self.children = (self.header, self.controls, self.outputs)
-        playground.children = (*self.view.parts(), *playground.children)
-        uci.children = (*self.uci.parts(), *uci.children)
 
     def _build_controls(self, dataset: str) -> None:
         table = list_datasets()
@@ -192,6 +200,7 @@ class CDVSEPanel(Panel):
                 "base SVDD": kept, "weight w_k": ensemble.weights_[kept],
                 "radius r_k": ensemble.kept_spheres_.radii, "distance d_k(x)": distances,
                 "inside": ensemble.kept_spheres_.inside(point)[0]}).set_index("base SVDD")
+            self.sample_point = (x, y)
             decision = float(ensemble.decision_function(point)[0])
             verdict = "normal" if decision >= 0 else "outlier"
             self.sample_info.value = (
@@ -208,7 +217,9 @@ class CDVSEPanel(Panel):
         return self.result is not None
 
     def run_uci(self) -> None:
-        """The paper's protocol (quick grids) on the chosen UCI set, beside the paper's row."""
+        """The paper's protocol (quick grids) on the chosen UCI set, beside the paper's row.
+        Reported in the UCI tab's own status line; a failure keeps the last table under a
+        note saying so."""
         name = self.uci_dataset.value
         with self.uci.working(f"protocol on {name} ({self.repetitions.value} repetitions)"):
             results = cdvse.run([name], quick=True,
@@ -225,10 +236,12 @@ class CDVSEPanel(Panel):
         if name in results.skipped:
             raise DatasetUnavailableError(f"{name} is unavailable: {results.skipped[name]}")
         self.uci_table = cdvse.score_table(results.summary, "test")
+        self.parameters = parameter_display(cdvse.parameter_table(results.runs))
         show_objects(self.uci_output, widgets.HTML("<b>Test g-mean (%)</b>"),
                      styled(self.uci_table, 2),
                      widgets.HTML("<b>Selected parameters (Table 2)</b>"),
-                     styled(cdvse.parameter_table(results.runs)))
+                     styled(self.parameters, 3).hide(axis="index"),
+                     widgets.HTML(f"<small>{PARAMETERS_LEGEND}</small>"))
 
     def _score_text(self) -> str:
         score = self.result.scores.set_index("method")
@@ -236,7 +249,6 @@ class CDVSEPanel(Panel):
                 f"<b>{score.loc['cdvse', 'g_mean']:.3f}</b> with "
                 f"{len(self.result.selected)} of {self.M.value} SVDDs kept "
                 f"({html.escape(self.dataset.label)}; training = 70 % of the normal samples).")
-        self.parameters = parameter_display(cdvse.parameter_table(results.runs))
 
 
 def parameter_display(table: pd.DataFrame) -> pd.DataFrame:

@@ -27,6 +27,8 @@ from milab_widgets.evaluation.splits import stratified_splits
 from milab_widgets.experiments.inth import DistanceSource
 from milab_widgets.mil import metric_distance, nca_alpha_curve, tune_alpha_nca
 from milab_widgets.mil.neighbors import SCALINGS, make_bag_classifier
+from milab_widgets.widgets import recipes
+from milab_widgets.widgets.as_code import AsCode
 from milab_widgets.widgets.base import Panel, dataset_choices, ranged_int, show_table
 from milab_widgets.widgets.live import LiveChart
 
@@ -60,7 +62,7 @@ NOTE = (
 )
 
 
-class IntHPanel(Panel):
+class IntHPanel(AsCode, Panel):
     """Integrated-Hausdorff explorer: CV accuracy, f(alpha), bag distances, one bag's votes.
 
     ``IntHPanel(dataset=None, run=True)`` starts on ``dataset`` (a registered MIL dataset
@@ -75,8 +77,11 @@ class IntHPanel(Panel):
     Results (None until a successful :meth:`run`): ``fold_scores`` (per-fold accuracy),
     ``curve_chart``, ``heatmap_chart``, ``held_out`` (a
     :class:`~milab_widgets.evaluation.fixed_params.HeldOutBag`); shown in ``accuracy``,
-    ``curve_output``, ``heatmap_output``, ``bag_output``.
+    ``curve_output``, ``heatmap_output``, ``bag_output``. ``code()`` and ``save(folder)``:
+    see :mod:`~milab_widgets.widgets.as_code`.
     """
+
+    recipe = recipes.INTH
 
     def __init__(self, dataset: str | None = None, run: bool = True):
         use_lab_charts()
@@ -300,8 +305,8 @@ class IntHPanel(Panel):
             f'{held_out.prediction}, <b style="color:{colour}">{verdict}</b>.'
         )
         table = held_out.neighbours.assign(bag_id=bags.bag_ids[held_out.neighbours["bag"]])
-        show_table(self.bag_output, table[["bag_id", "label", "distance", "role"]]
-                   .set_index("bag_id"), legend=ROLES_LEGEND)
+        self.bag_table = table[["bag_id", "label", "distance", "role"]].set_index("bag_id")
+        show_table(self.bag_output, self.bag_table, legend=ROLES_LEGEND)
 
     # -- helpers -------------------------------------------------------------------------------
     def _clear_results(self) -> None:

@@ -96,6 +96,20 @@ class Lab(widgets.Tab):
         self.panels[title] = panel
         self.children[index].children = [panel]
 
+    def shown_panel(self):
+        """The panel of the selected tab (built if it is not yet)."""
+        index = self.selected_index or 0
+        self._build(index)
+        return self.panels[self.titles[index]]
+
+    def code(self) -> str:
+        """The Python reproducing what the selected tab's panel shows (its ``code()``)."""
+        return self.shown_panel().code()
+
+    def save(self, folder) -> list:
+        """Write the selected tab's charts and tables to ``folder`` (its panel's ``save``)."""
+        return self.shown_panel().save(folder)
+
 
 def in_jupyter_kernel() -> bool:
     """Whether this code runs in a Jupyter kernel (ipykernel), where widgets can show."""

@@ -34,6 +34,8 @@ from milab_widgets.experiments.lskmddm import (
     time_solvers,
     varying_labels,
 )
+from milab_widgets.widgets import recipes
+from milab_widgets.widgets.as_code import AsCode
 from milab_widgets.widgets.base import Panel, dataset_choices, show_objects, show_table
 from milab_widgets.widgets.live import LiveChart
 
@@ -43,6 +45,8 @@ PANEL_METHODS = ("KPCA", "KCCA", "kMDDM", "LSkMDDM", "rLSkMDDM", "OLSkMDDM")
 #: Solvers timed by the panel (the slow LOBPCG gets few iterations).
 PANEL_SOLVERS = {name: spec for name, spec in TIMING_SOLVERS.items() if "Nystrom" not in name}
 SPLIT_SEED = 0
+#: Most rows held out of training (the rest of the dataset when smaller).
+HELD_OUT = 1000
 #: The scatter's fields (as the brush reports them) and the embedding columns they show.
 SCATTER_FIELDS = (("coordinate 1", 0), ("coordinate 2", 1))
 BRUSH_LEGEND = ("share inside = fraction of the brushed rows with the label; share of all "
@@ -56,7 +60,7 @@ METRICS_LEGEND = ("macroAUC = macro-averaged area under the ROC curve ↑, macro
                   "CV = coverage ↓, AP = average precision ↑ (↑ higher is better, ↓ lower).")
 
 
-class LSkMDDMPanel(Panel):
+class LSkMDDMPanel(AsCode, Panel):
     """Kernel MDDM explorer: 2-D embedding, seven metrics, solver times.
 
     ``LSkMDDMPanel(dataset=None, n_train=800, run=True)``: ``n_train`` training rows are
@@ -69,8 +73,11 @@ class LSkMDDMPanel(Panel):
     ``selection_stats``, the label statistics of the brushed rows computed by
     :func:`~milab_widgets.evaluation.label_statistics.label_statistics`, most frequent
     first, in ``selection_output``) and ``times_output``. Switching the dataset clears every
-    result at once.
+    result at once. ``metrics_table`` is the metrics table shown; ``code()`` and
+    ``save(folder)``: see :mod:`~milab_widgets.widgets.as_code`.
     """
+
+    recipe = recipes.LSKMDDM
 
     def __init__(self, dataset: str | None = None, n_train: int = 800, run: bool = True):
         use_lab_charts()
@@ -123,7 +130,7 @@ class LSkMDDMPanel(Panel):
         with self.working(f"loading {self.dataset.value}"):
             data = load_dataset(self.dataset.value)
             train, test = random_partition(len(data), min(self.n_train, 2 * len(data) // 3),
-                                           1000, SPLIT_SEED)
+                                           HELD_OUT, SPLIT_SEED)
             self._data = (*split_labels(data, train, test), data)
             kept = varying_labels(data.Y[train])
             self._label_names = [name for name, keep in zip(data.label_names, kept) if keep]
@@ -148,7 +155,8 @@ class LSkMDDMPanel(Panel):
             self.embedding = embed_test
             table = pd.DataFrame({"metric": list(SEED_METRICS),
                                   "value": [self.scores[m] for m in SEED_METRICS]})
-            show_table(self.metrics_output, table.set_index("metric"),
+            self.metrics_table = table.set_index("metric")
+            show_table(self.metrics_output, self.metrics_table,
                        caption=f"<b>{html.escape(self.method.value)}</b>, dimension {size}, "
                        "ML-kNN (k = 10) on the held-out rows:", legend=METRICS_LEGEND)
             self.selection_stats = None

@@ -40,6 +40,8 @@ from milab_widgets.experiments.mfsef import (
 )
 from milab_widgets.multilabel.metrics import LOWER_IS_BETTER
 from milab_widgets.multilabel.selection import label_relevance, top_features
+from milab_widgets.widgets import recipes
+from milab_widgets.widgets.as_code import AsCode
 from milab_widgets.widgets.base import (
     Panel,
     dataset_choices,
@@ -60,7 +62,7 @@ METRICS_LEGEND = ", ".join(
                                      "selector's fit time; — for Original (no selection).")
 
 
-class MFSEFPanel(Panel):
+class MFSEFPanel(AsCode, Panel):
     """Expert features and multi-label feature selection, compared live.
 
     ``MFSEFPanel(dataset=None, run=True)`` starts on ``dataset`` (default: the first
@@ -73,8 +75,12 @@ class MFSEFPanel(Panel):
 
     Results (None until a successful :meth:`run`): ``scores`` (long format, as the
     experiments), ``curves_chart``, ``expert_chart``; shown in ``expert_output``,
-    ``curves_output`` and ``table_output``.
+    ``curves_output`` and ``table_output``; ``score_table`` (the table shown),
+    ``selected`` and ``selected_method`` (after a click on a method). ``code()`` and
+    ``save(folder)``: see :mod:`~milab_widgets.widgets.as_code`.
     """
+
+    recipe = recipes.MFSEF
 
     def __init__(self, dataset: str | None = None, run: bool = True):
         use_lab_charts()
@@ -84,6 +90,7 @@ class MFSEFPanel(Panel):
                          controls=self._control_rows(), outputs=self._output_rows(),
                          paper="MFSEF")
         self.scores = self.curves_chart = self.expert_chart = self.selected = None
+        self.score_table = self.selected_method = None
         self.relevance = None
         self._wire()
         self.load()
@@ -227,6 +234,7 @@ class MFSEFPanel(Panel):
                 selector, _ = fit_selectors(train, [method], count, settings)[method]
                 chosen = selector.selection(count)
             experts = set(self.chosen_experts()) if method == "MFSEF" else set()
+            self.selected_method = method
             self.selected = pd.DataFrame({
                 "rank": np.arange(1, len(chosen) + 1), "feature": chosen,
                 "name": [self._feature_names[j] for j in chosen],
@@ -295,8 +303,9 @@ class MFSEFPanel(Panel):
             f"Scores at {self.max_features.value} selected features (Original: all "
             f"{self.max_features.allowed[1]}); MFSEF experts: {html.escape(experts)}; ratios "
             f"{html.escape(self.ratios.value)}; ML-kNN k = {self.k.value}, s = 1.")
-        show_table(self.table_output, table.reindex(columns=[*TABLE_METRICS, *(
-            ["selection seconds"] if seconds is not None else [])]), legend=METRICS_LEGEND)
+        self.score_table = table.reindex(columns=[*TABLE_METRICS, *(
+            ["selection seconds"] if seconds is not None else [])])
+        show_table(self.table_output, self.score_table, legend=METRICS_LEGEND)
 
 
 def _choosable(table):

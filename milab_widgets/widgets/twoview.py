@@ -31,6 +31,8 @@ from milab_widgets.evaluation.clustering_scores import (
     matched_confusion,
 )
 from milab_widgets.experiments import twoview as experiment
+from milab_widgets.widgets import recipes
+from milab_widgets.widgets.as_code import AsCode
 from milab_widgets.widgets.base import Panel, ranged_int, show_objects, show_table, styled
 from milab_widgets.widgets.live import LiveChart
 
@@ -61,7 +63,7 @@ NOTE = (
 )
 
 
-class TwoViewPanel(Panel):
+class TwoViewPanel(AsCode, Panel):
     """Semi-supervised two-view multi-instance clustering explorer.
 
     ``TwoViewPanel(dataset="digits-a", run=True)``: ``dataset`` is "digits-a", "digits-b",
@@ -74,7 +76,10 @@ class TwoViewPanel(Panel):
     Results (None until a successful :meth:`run`): ``model`` (the fitted
     TwoViewMIClustering), ``accuracy_value``, ``confusion`` (DataFrame),
     ``baseline_scores`` (DataFrame: method, ACC), ``curve_chart``, ``confusion_chart``.
+    ``code()`` and ``save(folder)``: see :mod:`~milab_widgets.widgets.as_code`.
     """
+
+    recipe = recipes.TWOVIEW
 
     def __init__(self, dataset: str = "digits-a", run: bool = True):
         use_lab_charts()
