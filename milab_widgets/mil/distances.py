@@ -79,6 +79,12 @@ def bag_distances(X: BagDataset, Y: BagDataset | None = None, kinds=BASE_KINDS,
     >>> d = bag_distances(A)
     >>> float(d["max"][0, 1]), float(d["min"][0, 1])
     (51.0, 2.0)
+
+    See Also
+    --------
+    integrated_distance, adapted_distance : combine these matrices.
+    metric_distance : one metric's matrix by name.
+    nearest_bags : each bag's nearest bags without the full matrices (beyond memory).
     """
     kinds = _check_kinds(kinds)
     dtype = PRECISIONS[precision]
@@ -97,9 +103,50 @@ def bag_distances(X: BagDataset, Y: BagDataset | None = None, kinds=BASE_KINDS,
                   "alpha": [Interval(Real, 0, 1, closed="both")]},
                  prefer_skip_nested_validation=True)
 def integrated_distance(d_min, d_max, alpha: float) -> np.ndarray:
-    """d_intH = alpha * d_minH + (1 - alpha) * d_maxH, 0 <= alpha <= 1 (the intH paper eq. 5).
+    r"""d_intH = alpha * d_minH + (1 - alpha) * d_maxH, 0 <= alpha <= 1 (the intH paper eq. 5).
 
     ``d_min`` and ``d_max`` are finite, non-negative matrices of the same shape.
+
+    Parameters
+    ----------
+    d_min, d_max : ndarray of shape (n_rows, n_cols)
+        Minimal and maximal Hausdorff distances (finite, non-negative, same shape).
+    alpha : float in [0, 1]
+        Weight of d_minH.
+
+    Returns
+    -------
+    ndarray of shape (n_rows, n_cols)
+        The integrated Hausdorff distances.
+
+    See Also
+    --------
+    bag_distances : the d_minH and d_maxH matrices.
+    tune_alpha_nca : chooses alpha by NCA.
+
+    Notes
+    -----
+    The intH paper's eq. 5,
+
+    .. math:: d_{intH}(A, B) = \alpha\, d_{minH}(A, B) + (1 - \alpha)\, d_{maxH}(A, B),
+
+    joins the two extremes of the Hausdorff family: alpha = 1 is d_minH, alpha = 0 is d_maxH
+    (integrated Hausdorff distance for multi-instance learning, Journal of Shandong
+    University (Engineering Science), 2016).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from milab_widgets.data import BagDataset
+    >>> from milab_widgets.mil import bag_distances
+    >>> bags = BagDataset.from_bags([[[0.0], [1.0]], [[0.5], [4.0]], [[9.0], [10.0]]],
+    ...                             labels=[1, 1, 0])
+    >>> d = bag_distances(bags)
+    >>> from milab_widgets.mil import integrated_distance
+    >>> round(float(d["min"][0, 1]), 9), round(float(d["max"][0, 1]), 9)
+    (0.5, 3.0)
+    >>> round(float(integrated_distance(d["min"], d["max"], alpha=0.5)[0, 1]), 9)
+    1.75
     """
     d_min, d_max = _checked_pair(d_min, d_max)
     return alpha * d_min + (1.0 - alpha) * d_max
@@ -123,6 +170,36 @@ def adapted_distance(d_min, d_max, labels) -> np.ndarray:
     train x train matrix that Citation-KNN ranks citers with, pass it transposed so that
     each training bag's own label decides the distances to its candidate neighbours.
     ``labels`` must be 0/1 (or False/True): any other value is refused, not read as negative.
+
+    Parameters
+    ----------
+    d_min, d_max : ndarray of shape (n_rows, n_cols)
+        Minimal and maximal Hausdorff distances (same shape).
+    labels : array-like of shape (n_cols,)
+        0/1 labels of the column bags.
+
+    Returns
+    -------
+    ndarray of shape (n_rows, n_cols)
+        d_minH in the columns of positive bags, d_maxH in those of negative bags.
+
+    See Also
+    --------
+    bag_distances : the d_minH and d_maxH matrices.
+    integrated_distance : a fixed mix of the two instead of a switch on the label.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from milab_widgets.data import BagDataset
+    >>> from milab_widgets.mil import bag_distances
+    >>> bags = BagDataset.from_bags([[[0.0], [1.0]], [[0.5], [4.0]], [[9.0], [10.0]]],
+    ...                             labels=[1, 1, 0])
+    >>> d = bag_distances(bags)
+    >>> from milab_widgets.mil import adapted_distance
+    >>> adapted = adapted_distance(d["min"], d["max"], bags.labels)
+    >>> float(adapted[2, 0]), float(adapted[0, 2])     # column 0 positive, column 2 negative
+    (8.0, 9.0)
     """
     d_min, d_max = _checked_pair(d_min, d_max)
     labels = np.asarray(labels)
@@ -163,6 +240,28 @@ def metric_distance(matrices, metric: str, *, alpha: float | None = None, labels
         The weight of d_minH, for "integrated".
     labels : (n_cols,) array
         The column bags' labels, for "adapted" (see :func:`adapted_distance`).
+
+    Returns
+    -------
+    ndarray of shape (n_rows, n_cols)
+        The bag distances of ``metric``.
+
+    See Also
+    --------
+    bag_distances : the base matrices.
+    integrated_distance, adapted_distance : the two combined metrics.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from milab_widgets.data import BagDataset
+    >>> from milab_widgets.mil import bag_distances
+    >>> bags = BagDataset.from_bags([[[0.0], [1.0]], [[0.5], [4.0]], [[9.0], [10.0]]],
+    ...                             labels=[1, 1, 0])
+    >>> d = bag_distances(bags)
+    >>> from milab_widgets.mil import metric_distance
+    >>> float(metric_distance(d, "integrated", alpha=1.0)[0, 1]) == float(d["min"][0, 1])
+    True
     """
     missing = [kind for kind in METRIC_INPUTS[metric] if kind not in matrices]
     if missing:

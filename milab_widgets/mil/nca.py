@@ -37,11 +37,48 @@ _PROBLEM = {"d_min": ["array-like"], "d_max": ["array-like"], "y": ["array-like"
 @validate_params({"distances": ["array-like"], "y": ["array-like"], "sigma": [_POSITIVE]},
                  prefer_skip_nested_validation=True)
 def nca_objective(distances, y, sigma: float) -> float:
-    """f = sum_i sum_{j != i, y_j = y_i} p_ij for one bag-distance matrix (the paper's eq. 7).
+    r"""f = sum_i sum_{j != i, y_j = y_i} p_ij for one bag-distance matrix (the paper's eq. 7).
 
     p_ij is computed with the log-sum-exp shift, so raw distances in the hundreds with
     sigma = 0.1 neither underflow nor divide 0 by 0. ``distances`` must be finite and
     non-negative, ``y`` one class label per bag, ``sigma`` > 0.
+
+    Parameters
+    ----------
+    distances : ndarray of shape (n_bags, n_bags)
+        Bag distances between the training bags (finite, non-negative).
+    y : array-like of shape (n_bags,)
+        One class label per bag.
+    sigma : float
+        Bandwidth of p_ij (> 0).
+
+    Returns
+    -------
+    float
+        f, the expected number of bags whose stochastic nearest neighbour shares their label.
+
+    See Also
+    --------
+    tune_alpha_nca : maximises this over the alpha of the integrated distance.
+    sklearn.neighbors.NeighborhoodComponentsAnalysis : NCA for instance features.
+
+    Notes
+    -----
+    With p_ij = exp(-d_ij / sigma) / sum_(k != i) exp(-d_ik / sigma), the intH paper's eq. 7
+    is :math:`f = \sum_i \sum_{j \ne i,\, y_j = y_i} p_{ij}` (Goldberger et al.,
+    Neighbourhood components analysis, NIPS 2004).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from milab_widgets.data import BagDataset
+    >>> from milab_widgets.mil import bag_distances
+    >>> bags = BagDataset.from_bags([[[0.0], [1.0]], [[0.5], [4.0]], [[9.0], [10.0]]],
+    ...                             labels=[1, 1, 0])
+    >>> d = bag_distances(bags)
+    >>> from milab_widgets.mil import nca_objective
+    >>> round(nca_objective(d["min"], bags.labels, sigma=1.0), 4)
+    1.9885
     """
     labels = check_class_labels(y, "y")
     distances = _checked_matrix(distances, len(labels), "distances")
@@ -101,6 +138,38 @@ def golden_section_maximize(
     reaches the cap); returns the bracket's midpoint, the function there, and the number of
     evaluations. Finds the maximum of a unimodal function; for any other function, a local
     maximum. ``func`` must return a real number; NaN is refused (InputError).
+
+    Parameters
+    ----------
+    func : callable
+        ``func(x) -> float``, the function to maximise.
+    low, high : float
+        The bracket [low, high].
+    tol : float, default=1e-4
+        Stop when the bracket is shorter than this (> 0).
+    max_iter : int, default=200
+        The most steps.
+
+    Returns
+    -------
+    x : float
+        The bracket's midpoint at the end.
+    value : float
+        ``func(x)``.
+    n_evaluations : int
+        How many times ``func`` was called.
+
+    See Also
+    --------
+    tune_alpha_nca : its use on the NCA objective over alpha.
+    scipy.optimize.minimize_scalar : the same search (method="golden") for minimisation.
+
+    Examples
+    --------
+    >>> from milab_widgets.mil import golden_section_maximize
+    >>> x, value, n = golden_section_maximize(lambda a: -(a - 0.3) ** 2, 0.0, 1.0, tol=1e-6)
+    >>> round(float(x), 4), round(float(value), 8)
+    (0.3, -0.0)
     """
     if not high > low:
         raise InputError(f"golden_section_maximize needs low < high, got [{low}, {high}].")
@@ -152,7 +221,7 @@ def _checked_value(func: Callable[[float], float]) -> Callable[[float], float]:
 def tune_alpha_nca(
     d_min, d_max, y, sigma: float, *, grid: int | None = 11, tol: float = 1e-4
 ) -> tuple[float, float]:
-    """alpha* = argmax_{alpha in [0, 1]} f(alpha) (the paper's eq. 8); returns (alpha*, f(alpha*)).
+    r"""alpha* = argmax_{alpha in [0, 1]} f(alpha) (the paper's eq. 8); returns (alpha*, f(alpha*)).
 
     Parameters
     ----------
@@ -170,6 +239,38 @@ def tune_alpha_nca(
     tol : float > 0
         Golden-section search stops when the bracket is shorter than this (or after
         :func:`golden_section_maximize`'s iteration cap).
+
+    Returns
+    -------
+    alpha : float
+        alpha*, in [0, 1].
+    value : float
+        f(alpha*).
+
+    See Also
+    --------
+    nca_objective : f for one distance matrix.
+    nca_alpha_curve : f over a list of alphas (to plot).
+    golden_section_maximize : the search.
+
+    Notes
+    -----
+    The intH paper's eq. 8, :math:`\alpha^* = \arg\max_{\alpha \in [0, 1]} f(\alpha)`, with f
+    the NCA objective (eq. 7) of the integrated distance
+    :math:`\alpha\, d_{minH} + (1 - \alpha)\, d_{maxH}`.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from milab_widgets.data import BagDataset
+    >>> from milab_widgets.mil import bag_distances
+    >>> bags = BagDataset.from_bags([[[0.0], [1.0]], [[0.5], [4.0]], [[9.0], [10.0]]],
+    ...                             labels=[1, 1, 0])
+    >>> d = bag_distances(bags)
+    >>> from milab_widgets.mil import tune_alpha_nca
+    >>> alpha, value = tune_alpha_nca(d["min"], d["max"], bags.labels, sigma=1.0)
+    >>> round(alpha, 3), round(value, 4)   # here d_maxH (alpha = 0) separates best
+    (0.0, 1.9935)
     """
     if len(np.unique(check_class_labels(y, "y"))) < 2:
         raise InputError("tune_alpha_nca needs bags of both classes in y.")
@@ -190,6 +291,39 @@ def tune_alpha_nca(
 
 @validate_params({**_PROBLEM, "alphas": ["array-like"]}, prefer_skip_nested_validation=True)
 def nca_alpha_curve(d_min, d_max, y, sigma: float, alphas) -> np.ndarray:
-    """f(alpha) at each of ``alphas`` (for plotting the objective the search climbs)."""
+    """f(alpha) at each of ``alphas`` (for plotting the objective the search climbs).
+
+    Parameters
+    ----------
+    d_min, d_max : ndarray of shape (n_bags, n_bags)
+        Minimal and maximal Hausdorff distances between the training bags.
+    y : array-like of shape (n_bags,)
+        Bag labels.
+    sigma : float
+        Bandwidth of p_ij (> 0).
+    alphas : array-like of float in [0, 1]
+        Where to evaluate f.
+
+    Returns
+    -------
+    ndarray of shape (len(alphas),)
+        f(alpha) of :func:`nca_objective` on the integrated distance.
+
+    See Also
+    --------
+    tune_alpha_nca : finds the maximum of this curve.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from milab_widgets.data import BagDataset
+    >>> from milab_widgets.mil import bag_distances
+    >>> bags = BagDataset.from_bags([[[0.0], [1.0]], [[0.5], [4.0]], [[9.0], [10.0]]],
+    ...                             labels=[1, 1, 0])
+    >>> d = bag_distances(bags)
+    >>> from milab_widgets.mil import nca_alpha_curve
+    >>> nca_alpha_curve(d["min"], d["max"], bags.labels, 1.0, [0.0, 1.0]).round(4).tolist()
+    [1.9935, 1.9885]
+    """
     objective = _alpha_objective(d_min, d_max, y, sigma)
     return np.array([objective(a) for a in alphas])
