@@ -44,7 +44,7 @@ import threading
 import time
 import traceback
 import warnings
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
@@ -71,7 +71,6 @@ class Case:
     names: tuple = ()           # words a clear message contains (any one, case-insensitive)
     wrong: tuple = ()           # words that would make the message misleading
     check: object = None        # result -> bool, for ACCEPT / EITHER (default: finite)
-    notes: dict = field(default_factory=dict)
 
     @property
     def id(self) -> str:
@@ -521,11 +520,21 @@ def metric_cases() -> list[Case]:
                      names=("complex",)),
                 Case(fn, "NaN scores", REFUSE, lambda m=metric: m(Y, _with_value(S, np.nan)),
                      names=("NaN",)),
-                Case(fn, "no instance with relevant and irrelevant labels", WARN,
-                     lambda m=metric: m(np.zeros_like(Y), S),
-                     names=("undefined", "no instance", "no label", "every label")),
+                _undefined_ranking_case(metric, np.zeros_like(Y), S),
             ]
     return cases
+
+
+def _undefined_ranking_case(metric, Y_true, scores) -> Case:
+    """Y_true without relevant labels: undefined (a warning) except for coverage, which by
+    its documented convention is scikit-learn's coverage_error minus 1 (here -1)."""
+    kind = "no instance with relevant and irrelevant labels"
+    if metric.__name__ == "coverage":
+        from sklearn.metrics import coverage_error
+        return Case("coverage", kind, ACCEPT, lambda: metric(Y_true, scores),
+                    check=lambda r: r == coverage_error(Y_true, scores) - 1)
+    return Case(metric.__name__, kind, WARN, lambda: metric(Y_true, scores),
+                names=("undefined", "no instance", "no label", "every label"))
 
 
 def evaluation_cases() -> list[Case]:

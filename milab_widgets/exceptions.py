@@ -26,3 +26,9 @@ class ChecksumError(MilabError, ValueError):
 
 class DataFormatError(MilabError, ValueError):
     """A data file that exists but cannot be parsed as its registered format."""
+
+
+class DegenerateInputWarning(UserWarning):
+    """Valid input that leaves nothing to learn from (one sample, identical rows, every label
+    constant): the result does not depend on the data. The estimators' counterpart of
+    scikit-learn's ``UndefinedMetricWarning``; silence it with ``warnings.filterwarnings``."""

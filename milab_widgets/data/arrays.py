@@ -15,12 +15,19 @@ import scipy.sparse
 
 from milab_widgets.exceptions import InputError
 
-__all__ = ["as_feature_matrix", "as_oneclass_labels", "check_features"]
+__all__ = ["MAX_ABS_VALUE", "as_feature_matrix", "as_oneclass_labels", "check_bounded",
+           "check_features"]
+
+#: Largest |value| accepted in a feature matrix or in bag instances. Squared distances sum d
+#: terms up to (2 x bound)^2, so below 1.8e308 / (4 d 1e300) ~ 4e7 features they cannot
+#: overflow; a value of ~1e154 would (its square is inf, and the BLAS expansion
+#: ||a||^2 + ||b||^2 - 2 a.b then gives inf - inf = NaN).
+MAX_ABS_VALUE = 1e150
 
 
 def check_features(estimator, X, *, reset: bool, sparse: bool = False, min_samples: int = 1):
     """``X`` validated for ``estimator`` by scikit-learn's ``validate_data``: finite float64,
-    2-D, at least one sample and one feature; a CSR matrix in canonical format when
+    2-D, at least one sample and one feature, no value beyond :data:`MAX_ABS_VALUE`; a CSR matrix in canonical format when
     ``sparse`` (any scipy.sparse input is converted), else C-contiguous dense (sparse input is refused with
     scikit-learn's message: convert with ``X.toarray()``).
 
@@ -37,6 +44,7 @@ def check_features(estimator, X, *, reset: bool, sparse: bool = False, min_sampl
     X = validate_data(estimator, X, reset=reset, accept_sparse="csr" if sparse else False,
                       dtype=np.float64, order=None if sparse else "C",
                       ensure_min_samples=min_samples if reset else 1)
+    check_bounded(X.data if scipy.sparse.issparse(X) else X, "X")
     if sparse and scipy.sparse.issparse(X) and not X.has_canonical_format:
         X = X.copy()  # repeated entries summed, indices sorted: one stored value per cell
         X.sum_duplicates()
@@ -60,13 +68,28 @@ def as_feature_matrix(X, name: str = "X", n_features: int | None = None) -> np.n
             f"{name} has {matrix.shape[1]} features but the model was fitted on {n_features}; "
             "pass the same features (after the same feature selection)."
         )
-    if not np.isfinite(matrix).all():
-        rows = np.unique(np.nonzero(~np.isfinite(matrix))[0])
-        raise InputError(
-            f"{name} contains NaN or infinity (rows {rows[:5].tolist()}); impute or drop "
-            "those values first."
-        )
+    check_bounded(matrix, name)
     return matrix
+
+
+def check_bounded(values: np.ndarray, name: str) -> None:
+    """Refuse NaN, infinity and values beyond :data:`MAX_ABS_VALUE` (whose squared distances
+    overflow) in the array ``values``, naming ``name``, the rows and the fix."""
+    finite = np.isfinite(values)
+    if not finite.all():
+        raise InputError(f"NaN or infinity in {name} (rows {_rows(~finite)}); impute or drop "
+                         "those values first.")
+    large = np.abs(values) > MAX_ABS_VALUE
+    if large.any():
+        raise InputError(
+            f"values beyond +-{MAX_ABS_VALUE:g} in {name} (rows {_rows(large)}), whose squared "
+            "distances would overflow float64; rescale (e.g. divide by the largest absolute "
+            "value) or drop those values first.")
+
+
+def _rows(mask: np.ndarray) -> str:
+    rows = np.unique(np.nonzero(mask)[0])
+    return f"{rows[:5].tolist()}{'...' if len(rows) > 5 else ''}"
 
 
 def as_oneclass_labels(y, n_samples: int, name: str = "y") -> np.ndarray:

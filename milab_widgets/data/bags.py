@@ -11,11 +11,8 @@ from collections.abc import Callable, Iterator, Sequence
 
 import numpy as np
 
+from milab_widgets.data.arrays import check_bounded
 from milab_widgets.exceptions import InputError
-
-#: Largest |instance value| accepted. Squared distances sum d terms up to (2 x bound)^2, so
-#: below 1.8e308 / (4 d 1e300) ~ 4e7 features they cannot overflow (a value of ~1e154 would).
-MAX_ABS_INSTANCE = 1e150
 
 
 class BagDataset:
@@ -34,6 +31,10 @@ class BagDataset:
         The bags' identifiers in their source file (defaults to 0..n_bags-1).
     name : str
         A short name shown in tables and panels.
+    feature_names : sequence of str, optional
+        The instances' column names (``from_bags`` takes them from DataFrame bags); the
+        estimators fitted on named bags refuse query bags whose names differ or come in
+        another order, as scikit-learn's estimators do for DataFrame columns.
 
     Examples
     --------
@@ -44,8 +45,10 @@ class BagDataset:
     [[5.0]]
     """
 
-    def __init__(self, instances, offsets, labels=None, bag_ids=None, name: str = ""):
+    def __init__(self, instances, offsets, labels=None, bag_ids=None, name: str = "",
+                 feature_names=None):
         self.instances = _as_instance_matrix(instances)
+        self.feature_names = _as_feature_names(feature_names, self.instances.shape[1])
         self.offsets = _as_offsets(offsets, len(self.instances))
         n_bags = len(self.offsets) - 1
         self.labels = _as_labels(labels, n_bags)
@@ -59,7 +62,10 @@ class BagDataset:
 
     @classmethod
     def from_bags(cls, bags: Sequence, labels=None, name: str = "") -> BagDataset:
-        """Build from a list of 2-D arrays (one per bag, rows = instances)."""
+        """Build from a list of 2-D arrays or DataFrames (one per bag, rows = instances);
+        DataFrame bags must share their columns, in one order, which become
+        ``feature_names``."""
+        feature_names = _shared_columns(bags)
         arrays = [_real_array(bag, f"bag {i}") for i, bag in enumerate(bags)]
         if not arrays:
             raise InputError("from_bags got no bags; pass a non-empty list of 2-D arrays.")
@@ -77,7 +83,7 @@ class BagDataset:
         sizes = np.array([len(bag) for bag in arrays], dtype=np.int64)
         offsets = np.concatenate([[0], np.cumsum(sizes)])
         _check_no_empty_bag(offsets)
-        return cls(np.vstack(arrays), offsets, labels, name=name)
+        return cls(np.vstack(arrays), offsets, labels, name=name, feature_names=feature_names)
 
     # -- shape -------------------------------------------------------------------------------
     def __len__(self) -> int:
@@ -120,9 +126,8 @@ class BagDataset:
         starts, stops = self.offsets[selected], self.offsets[selected + 1]
         rows = _concatenated_ranges(starts, stops)
         offsets = np.concatenate([[0], np.cumsum(stops - starts)])
-        return BagDataset(
-            self.instances[rows], offsets, self.labels[selected], self.bag_ids[selected], self.name
-        )
+        return BagDataset(self.instances[rows], offsets, self.labels[selected],
+                          self.bag_ids[selected], self.name, self.feature_names)
 
     def with_instances(self, instances) -> BagDataset:
         """The same bags and labels with new instance rows (e.g. scaled features)."""
@@ -132,7 +137,8 @@ class BagDataset:
                 f"with_instances got {len(instances)} rows for {self.n_instances} instances; "
                 "transform the rows, do not add or drop any."
             )
-        return BagDataset(instances, self.offsets, self.labels, self.bag_ids, self.name)
+        names = self.feature_names if instances.shape[1] == self.n_features else None
+        return BagDataset(instances, self.offsets, self.labels, self.bag_ids, self.name, names)
 
     def map_instances(self, transform: Callable[[np.ndarray], np.ndarray]) -> BagDataset:
         """Apply ``transform`` to the instance matrix (e.g. a fitted scaler's transform)."""
@@ -156,9 +162,37 @@ def _concatenated_ranges(starts: np.ndarray, stops: np.ndarray) -> np.ndarray:
     return np.arange(lengths.sum()) + shifts
 
 
+def _shared_columns(bags: Sequence) -> np.ndarray | None:
+    """The column names of DataFrame bags (None when no bag has columns), refusing bags
+    whose columns differ from the first named bag's or come in another order."""
+    named = [(i, list(bag.columns)) for i, bag in enumerate(bags) if hasattr(bag, "columns")]
+    if not named:
+        return None
+    first, columns = named[0]
+    for i, other in named[1:]:
+        if other != columns:
+            raise InputError(
+                f"bag {i} has columns {other[:6]} but bag {first} has {columns[:6]}; select "
+                f"the same columns in the same order in every bag (bag[{columns[:3]}...]).")
+    return np.asarray([str(column) for column in columns], dtype=object)
+
+
+def _as_feature_names(names, n_features: int) -> np.ndarray | None:
+    if names is None:
+        return None
+    names = np.asarray(names, dtype=object)
+    if names.shape != (n_features,):
+        raise InputError(f"feature_names has shape {names.shape} but the instances have "
+                         f"{n_features} features; pass one name per feature.")
+    return names
+
+
 def _real_array(values, name: str) -> np.ndarray:
-    """``values`` as float64, refusing complex numbers (numpy would drop the imaginary part)
-    and anything else that is not numeric, naming ``name``."""
+    """``values`` (an array, a list, a DataFrame or a scipy.sparse matrix, read densely) as
+    float64, refusing complex numbers (numpy would drop the imaginary part) and anything else
+    that is not numeric, naming ``name``."""
+    if hasattr(values, "toarray"):  # scipy.sparse: np.asarray would give a 0-d object array
+        values = values.toarray()
     try:
         array = np.asarray(values)
     except ValueError:  # ragged rows
@@ -170,7 +204,7 @@ def _real_array(values, name: str) -> np.ndarray:
         return array.astype(np.float64, copy=False)
     except (TypeError, ValueError):
         raise InputError(f"{name} must hold numbers (instances x features); it does not convert "
-                         "to floats (a sparse matrix? pass bag.toarray()).") from None
+                         "to floats.") from None
 
 
 def _as_instance_matrix(instances) -> np.ndarray:
@@ -179,21 +213,8 @@ def _as_instance_matrix(instances) -> np.ndarray:
         raise InputError(
             f"instances must be a 2-D array (instances x features), got {matrix.ndim}-D."
         )
-    check_instance_values(matrix, "instances")
+    check_bounded(matrix, "instances")  # NaN, inf, beyond MAX_ABS_VALUE (squares overflow)
     return matrix
-
-
-def check_instance_values(matrix: np.ndarray, name: str) -> None:
-    """Refuse NaN, infinity and values beyond :data:`MAX_ABS_INSTANCE` (whose squared
-    distances overflow), naming ``name`` and the rows."""
-    bad = ~(np.abs(matrix) <= MAX_ABS_INSTANCE)  # NaN compares false
-    if bad.any():
-        rows = np.unique(np.nonzero(bad)[0])
-        raise InputError(
-            f"{name} contain NaN, infinity or values beyond +-{MAX_ABS_INSTANCE:g} (rows "
-            f"{rows[:5].tolist()}{'...' if len(rows) > 5 else ''}), whose squared distances "
-            "would overflow; impute, drop or rescale those values first."
-        )
 
 
 def _as_offsets(offsets, n_instances: int) -> np.ndarray:

@@ -26,9 +26,12 @@ These are digits, not web photos with tags: accuracies are not comparable with t
 
 from __future__ import annotations
 
+from numbers import Integral
+
 import numpy as np
 from numpy.lib.stride_tricks import sliding_window_view
 from sklearn.datasets import load_digits
+from sklearn.utils._param_validation import Interval, validate_params
 
 from milab_widgets.data.bags import BagDataset
 from milab_widgets.data.twoview_files import TwoViewBags
@@ -48,6 +51,13 @@ DESCRIPTION = (
 )
 
 
+#: Declared sizes of the generators (scikit-learn's ``validate_params``): a string, 0 or 2.5
+#: is refused naming the argument. SIFT's 2 x 2 cells need an even patch size >= 2.
+POSITIVE_INT = Interval(Integral, 1, None, closed="left")
+WINDOW = {"images": ["array-like"], "size": [POSITIVE_INT], "stride": [POSITIVE_INT]}
+
+
+@validate_params(WINDOW, prefer_skip_nested_validation=True)
 def patch_bags(images: np.ndarray, size: int = PATCH, stride: int = STRIDE) -> np.ndarray:
     """Raw pixel patches: (n_images, n_patches, size * size)."""
     windows = sliding_window_view(images, (size, size), axis=(1, 2))[:, ::stride, ::stride]
@@ -70,6 +80,7 @@ def lbp_codes(images: np.ndarray) -> np.ndarray:
     return np.where(transitions <= 2, bits.sum(axis=-1), 9)
 
 
+@validate_params(WINDOW, prefer_skip_nested_validation=True)
 def lbp_bags(images: np.ndarray, size: int = PATCH, stride: int = STRIDE) -> np.ndarray:
     """Normalised histograms of LBP codes over each patch: (n_images, n_patches, 10)."""
     onehot = np.eye(10)[lbp_codes(images)]                 # (n, rows, cols, 10)
@@ -77,6 +88,8 @@ def lbp_bags(images: np.ndarray, size: int = PATCH, stride: int = STRIDE) -> np.
     return windows.mean(axis=(-2, -1)).reshape(len(images), -1, 10)
 
 
+@validate_params({**WINDOW, "size": [Interval(Integral, 2, None, closed="left")],
+                  "bins": [POSITIVE_INT]}, prefer_skip_nested_validation=True)
 def sift_bags(images: np.ndarray, size: int = PATCH, stride: int = STRIDE,
               bins: int = 8) -> np.ndarray:
     """SIFT-like patch descriptors: (n_images, n_patches, 4 * bins).
@@ -99,6 +112,8 @@ def sift_bags(images: np.ndarray, size: int = PATCH, stride: int = STRIDE,
     return _clip_normalise(descriptors)
 
 
+@validate_params({"images": ["array-like"], "n_segments": [POSITIVE_INT],
+                  "n_iter": [POSITIVE_INT]}, prefer_skip_nested_validation=True)
 def kmeans_segment_bags(images: np.ndarray, n_segments: int = 4,
                         n_iter: int = 10) -> list[np.ndarray]:
     """One instance per k-means segment of each image: list of (n_segments_i, 5) arrays.

@@ -14,6 +14,7 @@ file, what is wrong and how to get a good copy.
 from __future__ import annotations
 
 import io
+import os
 import zipfile
 from collections.abc import Sequence
 from pathlib import Path
@@ -39,6 +40,25 @@ def _mat_errors() -> tuple[type[Exception], ...]:
     from scipy.io.matlab import MatReadError
 
     return ValueError, TypeError, KeyError, IndexError, NotImplementedError, MatReadError
+
+
+def _read_mat(path_or_file, source: str, expected: str) -> dict:
+    """``scipy.io.loadmat``'s variables, or a DataFormatError saying that ``source`` is not
+    ``expected`` when the bytes are not a whole MATLAB v5 file (empty, truncated -- loadmat's
+    OSError "could not read bytes" --, another format, v7.3/HDF5). A missing path is a
+    FileNotFoundError naming it (loadmat would say "Reader needs file name")."""
+    from scipy.io import loadmat
+
+    if isinstance(path_or_file, (str, os.PathLike)) and not Path(path_or_file).is_file():
+        raise FileNotFoundError(f"{source} is not a file; check the path (or fetch the dataset "
+                                "with `milab fetch <dataset>`).")
+    try:
+        return loadmat(path_or_file)
+    except (*_mat_errors(), OSError) as error:
+        raise DataFormatError(
+            f"{source} is not {expected}: it is not a whole MATLAB v5 .mat file "
+            f"({type(error).__name__}: {error}); an empty or truncated file? {_REFETCH}."
+        ) from error
 
 
 def read_mil_csv(path_or_file, name: str = "") -> BagDataset:
@@ -165,10 +185,9 @@ def _read_numeric_table(path_or_file, source: str) -> np.ndarray:
 
 def _prtools_fields(path_or_fileobj, source: str) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """``(x.data, x.nlab, x.ident.milbag)`` with one row/entry per instance."""
-    from scipy.io import loadmat
-
+    content = _read_mat(path_or_fileobj, source, "a PRTools MIL dataset")
     try:
-        struct = loadmat(path_or_fileobj)["x"][0, 0]
+        struct = content["x"][0, 0]
         data, class_index = struct["data"], struct["nlab"].ravel()
         bag_ids = struct["ident"][0, 0]["milbag"].ravel()
     except _mat_errors() as error:

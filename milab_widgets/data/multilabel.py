@@ -115,8 +115,9 @@ class MultiLabelDataset:
 
 
 def as_label_matrix(Y, n_samples: int | None = None, name: str = "Y") -> np.ndarray:
-    """``Y`` as an int64 matrix of 0/1 (one row per sample), or an InputError."""
-    raw = np.asarray(Y)
+    """``Y`` (dense or scipy.sparse) as an int64 matrix of 0/1 (one row per sample), or an
+    InputError."""
+    raw = Y.toarray() if hasattr(Y, "toarray") else np.asarray(Y)  # scipy.sparse, lazily
     if raw.ndim != 2:
         raise InputError(
             f"{name} must be a 2-D 0/1 label matrix (samples x labels), got shape {raw.shape}; "

@@ -23,9 +23,9 @@ from xml.etree import ElementTree
 import numpy as np
 import scipy.sparse
 
-from milab_widgets.data.loaders import _REFETCH, _mat_errors
+from milab_widgets.data.loaders import _REFETCH, _read_mat
 from milab_widgets.data.multilabel import MultiLabelDataset
-from milab_widgets.exceptions import DataFormatError
+from milab_widgets.exceptions import DataFormatError, InputError
 
 __all__ = [
     "load_matlab_multilabel",
@@ -72,6 +72,9 @@ def read_mulan(arff_paths: Sequence, xml_path, name: str = "") -> MultiLabelData
     Tsoumakas, G., Spyromitros-Xioufis, E., Vilcek, J., & Vlahavas, I. (2011). MULAN: A Java
     library for multi-label learning. JMLR 12, 2411-2414.
     """
+    if isinstance(arff_paths, (str, Path)) or len(arff_paths) not in (1, 2):
+        raise InputError(f"arff_paths must be a list of one ARFF file or two (train, test), got "
+                         f"{arff_paths!r}.")
     label_names = read_mulan_label_names(xml_path)
     parts = [_read_arff(path, label_names) for path in arff_paths]
     features = parts[0][2]
@@ -154,12 +157,7 @@ def read_matlab_multilabel(path, name: str = "") -> MultiLabelDataset:
     learning. Pattern Recognition 40(7), 2038-2048 (the Yahoo files' layout). Ueda, N., &
     Saito, K. (2002). Parametric mixture models for multi-labeled text. NIPS 15.
     """
-    from scipy.io import loadmat  # imported on first read: scipy.io is slow to import
-
-    try:
-        content = loadmat(path)
-    except _mat_errors() as error:
-        raise DataFormatError(f"{path} is not a MATLAB v5 .mat file ({error}); {_REFETCH}.") from error
+    content = _read_mat(path, str(path), "a MATLAB multi-label dataset")
     if {"train_data", "test_data", "train_target", "test_target"} <= set(content):
         parts = [_matlab_part(content, f"{part}_data", f"{part}_target", path)
                  for part in ("train", "test")]

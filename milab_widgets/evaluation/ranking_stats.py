@@ -19,10 +19,12 @@ Demšar, J. (2006). Statistical comparisons of classifiers over multiple data se
 from __future__ import annotations
 
 from dataclasses import dataclass
+from numbers import Integral, Real
 
 import numpy as np
 import pandas as pd
 from scipy import stats
+from sklearn.utils._param_validation import Interval, validate_params
 
 from milab_widgets.exceptions import InputError
 
@@ -73,16 +75,22 @@ def friedman_test(scores, lower_is_better: bool = False) -> FriedmanResult:
     )
 
 
+#: Declared arguments of the Nemenyi functions (scikit-learn's ``validate_params``): a bad
+#: value is refused naming the argument and its range.
+METHODS = Interval(Integral, 2, None, closed="left")
+LEVEL = Interval(Real, 0, 1, closed="neither")
+
+
+@validate_params({"k": [METHODS], "alpha": [LEVEL]}, prefer_skip_nested_validation=True)
 def nemenyi_q(k: int, alpha: float = 0.05) -> float:
     """q_alpha of the Nemenyi test: studentized range quantile (k groups, df = inf) / sqrt(2)."""
-    _check_k_alpha(k, alpha)
     return float(stats.studentized_range.ppf(1.0 - alpha, k, np.inf) / np.sqrt(2.0))
 
 
+@validate_params({"k": [METHODS], "n": [Interval(Integral, 1, None, closed="left")],
+                  "alpha": [LEVEL]}, prefer_skip_nested_validation=True)
 def nemenyi_cd(k: int, n: int, alpha: float = 0.05) -> float:
     """Nemenyi critical difference of average ranks for k methods over n datasets."""
-    if isinstance(n, bool) or not isinstance(n, (int, np.integer)) or n < 1:
-        raise InputError(f"n (number of datasets) must be a positive integer, got {n!r}.")
     return nemenyi_q(k, alpha) * float(np.sqrt(k * (k + 1) / (6.0 * n)))
 
 
@@ -98,13 +106,6 @@ def nemenyi_cliques(average_ranks: pd.Series, cd: float) -> list[list[str]]:
             cliques.append(names[start : end + 1])
             last_end = end
     return cliques
-
-
-def _check_k_alpha(k, alpha) -> None:
-    if isinstance(k, bool) or not isinstance(k, (int, np.integer)) or k < 2:
-        raise InputError(f"k (number of methods) must be an integer >= 2, got {k!r}.")
-    if not 0.0 < float(alpha) < 1.0:
-        raise InputError(f"alpha must lie in (0, 1), got {alpha!r}; e.g. 0.05.")
 
 
 def _as_table(scores) -> pd.DataFrame:

@@ -46,7 +46,7 @@ from sklearn.utils.validation import check_is_fitted
 
 from milab_widgets.data.bags import BagDataset
 from milab_widgets.exceptions import InputError
-from milab_widgets.mil.validation import check_bags
+from milab_widgets.mil.validation import check_bags, check_fitted_features
 
 __all__ = ["KERNELS", "MinimaxKernel", "MixtureModelKernel", "bag_kernel_factors",
            "bag_kernel_matrices", "check_views"]
@@ -64,12 +64,18 @@ class _BagKernel(TransformerMixin, BaseEstimator):
     def transform(self, bags) -> np.ndarray:
         check_is_fitted(self, "n_features_in_")
         bags = check_bags(bags)
-        if bags.n_features != self.n_features_in_:
-            raise InputError(
-                f"bags have {bags.n_features} features but the kernel was fitted on "
-                f"{self.n_features_in_}; use instances described by the same features."
-            )
+        check_fitted_features(self.n_features_in_, getattr(self, "feature_names_in_", None), bags,
+                              "the kernel was fitted on")
         return self._bag_map(bags)
+
+    def _record_features(self, bags: BagDataset) -> None:
+        """``n_features_in_`` and, for bags with column names, ``feature_names_in_`` (as
+        scikit-learn's estimators record them), checked again by ``transform``."""
+        self.n_features_in_ = bags.n_features
+        if bags.feature_names is not None:
+            self.feature_names_in_ = bags.feature_names
+        elif hasattr(self, "feature_names_in_"):
+            del self.feature_names_in_
 
     def gram(self, X: BagDataset, Y: BagDataset | None = None) -> np.ndarray:
         """K[s, t] = K(X_s, Y_t), normalised if ``normalize``; ``Y=None`` means Y = X."""
@@ -153,7 +159,7 @@ class MixtureModelKernel(_BagKernel):
             self.n_components, covariance_type=self.covariance_type, max_iter=self.max_iter,
             random_state=self.random_state,
         ).fit(self._scaled(bags.instances))
-        self.n_features_in_ = bags.n_features
+        self._record_features(bags)
         return self
 
     def posteriors(self, bags) -> np.ndarray:
@@ -222,7 +228,7 @@ class MinimaxKernel(_BagKernel):
         bags = check_bags(bags)
         self.scaler_ = MinMaxScaler().fit(bags.instances)
         self.gamma_ = 1.0 / (2 * bags.n_features)
-        self.n_features_in_ = bags.n_features
+        self._record_features(bags)
         return self
 
     def _bag_map(self, bags: BagDataset) -> np.ndarray:

@@ -7,7 +7,8 @@ from collections.abc import Mapping
 import numpy as np
 from sklearn.utils.multiclass import type_of_target
 
-from milab_widgets.data.bags import BagDataset, check_instance_values
+from milab_widgets.data.arrays import check_bounded
+from milab_widgets.data.bags import BagDataset
 from milab_widgets.exceptions import InputError
 
 
@@ -16,7 +17,7 @@ def check_bags(bags, name: str = "bags") -> BagDataset:
     (checked again here: the arrays may have been changed after construction), else a
     clear InputError."""
     if isinstance(bags, BagDataset):
-        check_instance_values(bags.instances, f"{name}.instances")
+        check_bounded(bags.instances, f"{name}.instances")
         return bags
     raise InputError(
         f"{name} must be a BagDataset, got {type(bags).__name__}; build one with "
@@ -25,11 +26,23 @@ def check_bags(bags, name: str = "bags") -> BagDataset:
 
 
 def check_same_features(train: BagDataset, query: BagDataset) -> None:
-    if train.n_features != query.n_features:
+    """``query`` described by the training bags' features (see :func:`check_fitted_features`)."""
+    check_fitted_features(train.n_features, train.feature_names, query, "the training bags have")
+
+
+def check_fitted_features(n_features: int, feature_names, query: BagDataset, fitted: str) -> None:
+    """``query`` has ``n_features`` features and, when both it and the fit carry column names,
+    the same names in the same order (scikit-learn's rule for DataFrame columns); ``fitted``
+    names the fit in the message, e.g. "the kernel was fitted on"."""
+    if query.n_features != n_features:
+        raise InputError(f"query bags have {query.n_features} features but {fitted} "
+                         f"{n_features}; use instances described by the same features.")
+    if feature_names is not None and query.feature_names is not None and \
+            list(query.feature_names) != list(feature_names):
         raise InputError(
-            f"query bags have {query.n_features} features but the training bags have "
-            f"{train.n_features}; use instances described by the same features."
-        )
+            f"query bags' feature names {list(query.feature_names)[:6]} differ from those "
+            f"{fitted} {list(feature_names)[:6]}: the feature names should match those passed "
+            "at fit, in the same order; select the columns in the training order.")
 
 
 def check_binary_labels(y, n_bags: int) -> np.ndarray:

@@ -62,7 +62,12 @@ def median_from_squared(squared: np.ndarray) -> float:
                          f"(n_samples={len(squared)}); pass more rows of X or set kernel_width.")
     upper = squared[~np.tri(len(squared), dtype=bool)]
     middle = sorted({(upper.size - 1) // 2, upper.size // 2})
-    return float(np.mean(np.sqrt(np.partition(upper, middle)[middle])))
+    median = float(np.mean(np.sqrt(np.partition(upper, middle)[middle])))
+    if median == 0.0:
+        raise InputError("the median distance between training points is 0 (at least half of "
+                         "the pairs of rows of X are identical), so it gives no kernel width; "
+                         "drop duplicate rows or pass kernel_width > 0.")
+    return median
 
 
 def gaussian_kernel(A: np.ndarray, B: np.ndarray, width: float) -> np.ndarray:

@@ -42,19 +42,25 @@ for ties unless ``ties="zhang"``):
 * **Degenerate instances** (no relevant label, or every label relevant) have no
   relevant/irrelevant pair: they are left out of ``one_error``, ``ranking_loss`` and
   ``average_precision`` (as Zhang's code; scikit-learn instead counts them as 0 loss / 1
-  precision). If no instance remains the value is NaN.
+  precision). If no instance remains the value is NaN, with scikit-learn's
+  ``UndefinedMetricWarning``. Empty input (no instance or no label) is an InputError.
 * ``coverage`` is scikit-learn's ``coverage_error`` minus 1 on every instance, so an instance
   without relevant labels contributes -1 (exactly as Zhang's code, which adds 0 for it and
   subtracts 1 from the mean).
 * **Labels with one class** in ``Y_true``: left out of ``macro_auc`` (AUC is undefined;
-  NaN if no label remains). In F1 a label with no true and no predicted positive scores 0
-  (scikit-learn's ``zero_division=0``); ``micro_f1`` is 0 when nothing is positive.
+  NaN with an ``UndefinedMetricWarning`` if no label remains). In F1 a label with no true
+  and no predicted positive scores 0 (scikit-learn's ``zero_division=0``); ``micro_f1`` is 0
+  when nothing is positive.
 """
 
 from __future__ import annotations
 
+import warnings
+
 import numpy as np
+import scipy.sparse
 from scipy.stats import rankdata
+from sklearn.exceptions import UndefinedMetricWarning
 
 from milab_widgets.data.multilabel import as_label_matrix
 from milab_widgets.exceptions import InputError
@@ -97,7 +103,7 @@ def one_error(Y_true, scores, ties: str = "pessimistic") -> float:
     top_relevant = np.where(Y_true == 1, scores, -np.inf).max(axis=1)
     top_irrelevant = np.where(Y_true == 0, scores, -np.inf).max(axis=1)
     return _mean(top_irrelevant >= top_relevant if pessimistic
-                 else top_irrelevant > top_relevant)
+                 else top_irrelevant > top_relevant, "one_error")
 
 
 def coverage(Y_true, scores, ties: str = "pessimistic") -> float:
@@ -119,7 +125,7 @@ def ranking_loss(Y_true, scores) -> float:
     # For relevant l: rank - rank among relevant = irrelevant labels scoring >= f(l).
     wrong = np.where(relevant, ranks - relevant_ranks, 0).sum(axis=1)
     n_relevant = relevant.sum(axis=1)
-    return _mean(wrong / (n_relevant * (Y_true.shape[1] - n_relevant)))
+    return _mean(wrong / (n_relevant * (Y_true.shape[1] - n_relevant)), "ranking_loss")
 
 
 def average_precision(Y_true, scores, ties: str = "pessimistic") -> float:
@@ -133,7 +139,7 @@ def average_precision(Y_true, scores, ties: str = "pessimistic") -> float:
     # relevant labels ranked at or above each label (the ranks, not the scores, decide)
     relevant_ranks = _ranks(np.where(relevant, -ranks, -np.inf))
     precision = np.where(relevant, relevant_ranks / ranks, 0.0).sum(axis=1)
-    return _mean(precision / relevant.sum(axis=1))
+    return _mean(precision / relevant.sum(axis=1), "average_precision")
 
 
 def macro_f1(Y_true, Y_pred) -> float:
@@ -158,6 +164,9 @@ def macro_auc(Y_true, scores) -> float:
     negatives = len(Y_true) - positives
     keep = (positives > 0) & (negatives > 0)
     if not keep.any():
+        warnings.warn("macro_auc is undefined: every label of Y_true has one class only (all 0 "
+                      "or all 1), so no label has an AUC; returning NaN.", UndefinedMetricWarning,
+                      stacklevel=2)
         return float("nan")
     ranks = rankdata(scores[:, keep], method="average", axis=0)  # ascending, ties averaged
     rank_sum = np.where(Y_true[:, keep] == 1, ranks, 0.0).sum(axis=0)
@@ -209,12 +218,28 @@ def _non_degenerate(Y_true: np.ndarray) -> np.ndarray:
     return (n_relevant > 0) & (n_relevant < Y_true.shape[1])
 
 
-def _mean(values) -> float:
-    return float(np.mean(values)) if len(values) else float("nan")
+def _mean(values, metric: str) -> float:
+    """The mean of the non-degenerate instances' values; NaN with an UndefinedMetricWarning
+    when there is none."""
+    if len(values):
+        return float(np.mean(values))
+    warnings.warn(f"{metric} is undefined: no instance of Y_true has both relevant and "
+                  "irrelevant labels (every row is all 0 or all 1); returning NaN.",
+                  UndefinedMetricWarning, stacklevel=3)
+    return float("nan")
+
+
+def _true_labels(Y_true) -> np.ndarray:
+    """Y_true (dense or scipy.sparse) as a non-empty 0/1 int64 matrix."""
+    Y_true = as_label_matrix(Y_true, None, "Y_true")
+    if Y_true.size == 0:
+        raise InputError(f"Y_true is empty (shape {Y_true.shape}); a metric needs at least one "
+                         "instance and one label.")
+    return Y_true
 
 
 def _labels_pair(Y_true, Y_pred) -> tuple[np.ndarray, np.ndarray]:
-    Y_true = as_label_matrix(Y_true, None, "Y_true")
+    Y_true = _true_labels(Y_true)
     Y_pred = as_label_matrix(Y_pred, None, "Y_pred")
     if Y_pred.shape != Y_true.shape:
         raise InputError(f"Y_pred has shape {Y_pred.shape} but Y_true has {Y_true.shape}.")
@@ -222,8 +247,15 @@ def _labels_pair(Y_true, Y_pred) -> tuple[np.ndarray, np.ndarray]:
 
 
 def _labels_scores(Y_true, scores) -> tuple[np.ndarray, np.ndarray]:
-    Y_true = as_label_matrix(Y_true, None, "Y_true")
-    scores = np.asarray(scores, dtype=np.float64)
+    Y_true = _true_labels(Y_true)
+    scores = scores.toarray() if scipy.sparse.issparse(scores) else np.asarray(scores)
+    if scores.dtype.kind == "c":
+        raise InputError("scores hold complex numbers; pass real-valued scores.")
+    try:
+        scores = scores.astype(np.float64)
+    except (TypeError, ValueError):
+        raise InputError("scores must hold numbers, one real-valued score per instance and "
+                         "label.") from None
     if scores.shape != Y_true.shape:
         raise InputError(
             f"scores has shape {scores.shape} but Y_true has {Y_true.shape}; pass one real-valued "

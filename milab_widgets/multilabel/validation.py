@@ -12,6 +12,7 @@ and is returned dense: the label matrix is small (n x L) and every estimator cou
 
 from __future__ import annotations
 
+import warnings
 from numbers import Integral, Real
 
 import numpy as np
@@ -22,10 +23,11 @@ from sklearn.utils.multiclass import type_of_target
 
 from milab_widgets.data.arrays import check_features
 from milab_widgets.data.multilabel import as_label_matrix
-from milab_widgets.exceptions import InputError
+from milab_widgets.exceptions import DegenerateInputWarning, InputError
 
 __all__ = ["AT_LEAST_ONE", "AT_LEAST_TWO", "POSITIVE", "MultiLabelMixin",
-           "check_multilabel_data", "constant_labels"]
+           "check_multilabel_data", "constant_label_indices", "constant_labels",
+           "no_information"]
 
 #: Declared-constraint building blocks (scikit-learn's ``Interval``) of the estimators'
 #: ``_parameter_constraints``: an int >= 1, an int >= 2, a finite float > 0.
@@ -52,20 +54,48 @@ class MultiLabelMixin:
 def check_multilabel_data(estimator, X, Y):
     """(X, Y) for fitting ``estimator``: X by :func:`~milab_widgets.data.arrays.check_features`
     (CSR if sparse, records ``n_features_in_``), Y as an int64 0/1 matrix with one row per
-    sample."""
+    sample; a :class:`~milab_widgets.exceptions.DegenerateInputWarning` when the pair holds
+    no information (:func:`no_information`)."""
     X = check_features(estimator, X, reset=True, sparse=True)
-    return X, as_label_matrix(_label_values(estimator, Y), X.shape[0], "Y")
+    Y = as_label_matrix(_label_values(estimator, Y), X.shape[0], "Y")
+    reason = no_information(X, Y)
+    if reason:
+        warnings.warn(f"{type(estimator).__name__}: {reason}, so (X, Y) holds no information "
+                      "to learn or select on and the result is arbitrary.",
+                      DegenerateInputWarning, stacklevel=3)
+    return X, Y
+
+
+def no_information(X, Y) -> str:
+    """"" when the training pair can inform a fit, else why not: one sample, every row of
+    X the same point (dense or CSR), or every label of Y constant."""
+    if X.shape[0] < 2:
+        return "there is one training sample"
+    if scipy.sparse.issparse(X):
+        identical = (X.max(axis=0) != X.min(axis=0)).nnz == 0
+    else:
+        identical = bool((X == X[0]).all())
+    if identical:
+        return "every row of X is the same point"
+    if len(constant_label_indices(Y)) == Y.shape[1]:
+        return "every label of Y is the same for all samples (all 0 or all 1)"
+    return ""
 
 
 def constant_labels(Y) -> str:
     """"" when every label of the 0/1 matrix ``Y`` varies, else the start of a message naming
     the labels that are all 0 or all 1 and how to drop them."""
-    positives = Y.sum(axis=0)
-    constant = np.flatnonzero((positives == 0) | (positives == len(Y)))
+    constant = constant_label_indices(Y)
     if not constant.size:
         return ""
     return (f"labels {constant[:10].tolist()} of Y are the same for every sample (all 0 or all "
             "1); drop them first with Y[:, (Y.sum(0) > 0) & (Y.sum(0) < len(Y))]")
+
+
+def constant_label_indices(Y) -> np.ndarray:
+    """Indices of the labels (columns of the 0/1 matrix ``Y``) that are all 0 or all 1."""
+    positives = Y.sum(axis=0)
+    return np.flatnonzero((positives == 0) | (positives == len(Y)))
 
 
 def _label_values(estimator, Y):

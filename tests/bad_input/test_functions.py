@@ -6,8 +6,10 @@ import numpy as np
 import pytest
 from sklearn.utils._param_validation import InvalidParameterError
 
+from milab_widgets.data.image_bags import kmeans_segment_bags, lbp_bags, patch_bags, sift_bags
 from milab_widgets.data.synthetic_bags import synthetic_two_view_bags
 from milab_widgets.data.synthetic_oneclass import sine_noise, square_noise
+from milab_widgets.evaluation import nemenyi_cd
 from milab_widgets.evaluation.clustering_scores import clustering_accuracy
 from milab_widgets.exceptions import InputError
 from milab_widgets.mil import (
@@ -26,6 +28,7 @@ from milab_widgets.multilabel.selection import label_relevance
 from tests.bad_input.cases import bags
 
 D = np.array([[0.0, 1.0, 2.0], [1.0, 0.0, 1.5], [2.0, 1.5, 0.0]])
+IMAGES = np.random.default_rng(0).random((2, 8, 8))
 Y = [0, 1, 0]
 
 #: (call taking the bad value, function name, argument name, bad values)
@@ -58,6 +61,12 @@ CASES = [
     (lambda v: synthetic_two_view_bags(bags_per_cluster=v), "synthetic_two_view_bags",
      "bags_per_cluster", [2.5, 0]),
     (lambda v: synthetic_two_view_bags(spread=v), "synthetic_two_view_bags", "spread", [0, -1]),
+    (lambda v: patch_bags(IMAGES, size=v), "patch_bags", "size", ["3", 0, 2.5]),
+    (lambda v: lbp_bags(IMAGES, stride=v), "lbp_bags", "stride", ["2", 0, 2.5]),
+    (lambda v: sift_bags(IMAGES, size=v), "sift_bags", "size", [1, "4"]),
+    (lambda v: kmeans_segment_bags(IMAGES, n_segments=v), "kmeans_segment_bags", "n_segments",
+     ["4", 0, 2.5]),
+    (lambda v: nemenyi_cd(3, 10, alpha=v), "nemenyi_cd", "alpha", ["0.05", 0, 1, np.nan]),
 ]
 
 
@@ -83,3 +92,17 @@ def test_clustering_accuracy_refuses_missing_labels(y_true, y_pred, name):
 def test_synthetic_view_dimensions_are_checked():
     with pytest.raises(InputError, match="n_features must be two positive integers"):
         synthetic_two_view_bags(n_features=(4,))
+
+
+def test_sample_weight_strings_are_refused_naming_it():
+    from milab_widgets.oneclass import SVDD
+    with pytest.raises(InputError, match="sample_weight must hold numbers"):
+        SVDD().fit(np.ones((3, 2)) * [[0], [1], [2]], sample_weight=["a", "b", "c"])
+
+
+def test_bags_from_sparse_matrices_are_read_densely():
+    import scipy.sparse
+    from milab_widgets.data import BagDataset
+    data = BagDataset.from_bags([scipy.sparse.csr_matrix(np.eye(2)),
+                                 scipy.sparse.csr_matrix([[1.0, 1.0]])])
+    np.testing.assert_array_equal(data.instances, [[1, 0], [0, 1], [1, 1]])

@@ -16,7 +16,7 @@ from milab_widgets.mil import (
     tune_alpha_nca,
 )
 from milab_widgets.data import BagDataset
-from tests.bad_input.cases import bags
+from tests.bad_input.cases import bags, fit_data, is_bag_estimator, make, public_estimators
 
 GOOD = np.array([[0.0, 1.0, 2.0], [1.0, 0.0, 1.5], [2.0, 1.5, 0.0]])
 Y3 = np.array([0, 1, 0])
@@ -55,16 +55,50 @@ def test_golden_section_refuses_a_nan_objective():
 def test_bags_changed_after_construction_are_checked_where_used(use, value):
     data = bags()
     data.instances[3, 1] = value  # written after the BagDataset checked its arrays
-    with pytest.raises(InputError, match=r"instances contain NaN, infinity or values beyond"):
+    with pytest.raises(InputError, match=r"(NaN or infinity|values beyond \+-1e\+150) in \w+\.instances"):
         use(data)
 
 
 @pytest.mark.parametrize("value", [np.nan, np.inf, 1e200, 1e154])
 def test_bag_values_whose_squares_overflow_are_refused_at_construction(value):
-    with pytest.raises(InputError, match="instances contain"):
+    with pytest.raises(InputError, match="in instances"):
         BagDataset.from_bags([[[0.0, 1.0]], [[value, 1.0]]])
 
 
 def test_complex_bags_are_refused_not_truncated():
     with pytest.raises(InputError, match="bag 1 holds complex numbers"):
         BagDataset.from_bags([[[0.0, 1.0]], [[1.0 + 2.0j, 1.0]]])
+
+
+ARRAY_ESTIMATORS = [cls for cls in public_estimators() if not is_bag_estimator(cls)]
+#: The method each array estimator answers queries with.
+QUERY = ("decision_function", "transform", "predict_proba")
+
+
+def _overflowing(X, value):
+    X = X.copy()
+    X[0, 0] = value
+    return X
+
+
+@pytest.mark.parametrize("value", [1e308, 1e154, -1e200])
+@pytest.mark.parametrize("cls", ARRAY_ESTIMATORS, ids=lambda cls: cls.__name__)
+def test_values_whose_squares_overflow_are_refused_naming_the_bound(cls, value):
+    """Never NaN in a result, never reported as NaN or blamed on a hyper-parameter: at fit and
+    at query time, X beyond 1e150 is refused with the bound."""
+    X, y = fit_data(cls)
+    with pytest.raises(InputError, match=r"values beyond \+-1e\+150 in X \(rows \[0\]\)"):
+        make(cls).fit(_overflowing(X, value), y)
+    fitted = make(cls).fit(X, y)
+    method = next(m for m in QUERY if hasattr(fitted, m))
+    with pytest.raises(InputError, match=r"values beyond \+-1e\+150 in X"):
+        getattr(fitted, method)(_overflowing(X[:3], value))
+
+
+@pytest.mark.parametrize("cls", ARRAY_ESTIMATORS, ids=lambda cls: cls.__name__)
+def test_values_at_the_bound_give_finite_results(cls):
+    """The bound is not over-cautious for the distances: 1e150 itself gives finite output."""
+    X, y = fit_data(cls)
+    fitted = make(cls).fit(X, y)
+    method = next(m for m in QUERY if hasattr(fitted, m))
+    assert np.isfinite(np.asarray(getattr(fitted, method)(_overflowing(X[:3], 1e150)))).all()

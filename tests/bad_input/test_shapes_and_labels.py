@@ -4,9 +4,14 @@ truncation or misreading): refused naming the argument."""
 import numpy as np
 import pytest
 
+from milab_widgets.data import BagDataset
 from milab_widgets.exceptions import InputError
 from milab_widgets.mil import (
     BAMIC,
+    BagKNN,
+    CitationKNN,
+    MinimaxKernel,
+    MixtureModelKernel,
     adapted_distance,
     integrated_distance,
     nca_objective,
@@ -67,3 +72,79 @@ def test_fractional_expert_indices_are_refused():
     X = np.random.default_rng(0).normal(size=(20, 5))
     with pytest.raises(InputError, match="experts must be distinct integer feature indices"):
         MFSEF(n_features=2, experts=[1.5]).fit(X, (X[:, :2] > 0).astype(int))
+
+
+def test_adaboost_refuses_labels_without_a_normal_row():
+    from milab_widgets.oneclass import AdaBoostSVDD
+    X = np.random.default_rng(0).normal(size=(20, 2))
+    with pytest.raises(InputError, match="y holds only -1"):
+        AdaBoostSVDD(n_estimators=3).fit(X, -np.ones(20, int))
+
+
+@pytest.mark.parametrize("other, match", [
+    (lambda X: X[:, :1] + 10, "support vectors are not rows of X"),
+    (lambda X: X + 1e-9, "support vectors are not rows of X"),
+    (lambda X: X, r"gamma 2, not 1"),
+], ids=["other-features", "other-rows", "other-gamma"])
+def test_cdvse_refuses_spheres_fitted_on_other_data(other, match):
+    from milab_widgets.oneclass import BaggingSVDD, CDVSESVDD
+    X = np.random.default_rng(0).normal(size=(30, 2))
+    gamma = 2.0 if "gamma" in match else 1.0
+    spheres = BaggingSVDD(5, gamma=gamma, random_state=0).fit(other(X)).spheres_
+    with pytest.raises(InputError, match=match):
+        CDVSESVDD(5, random_state=0).fit(X, spheres=spheres)
+
+
+def test_cdvse_with_its_own_bagging_spheres_equals_fitting_them():
+    from milab_widgets.oneclass import BaggingSVDD, CDVSESVDD
+    X = np.random.default_rng(0).normal(size=(30, 2))
+    spheres = BaggingSVDD(5, random_state=0).fit(X).spheres_
+    shared = CDVSESVDD(5, random_state=0).fit(X, spheres=spheres)
+    own = CDVSESVDD(5, random_state=0).fit(X)
+    np.testing.assert_allclose(shared.decision_function(X), own.decision_function(X))
+
+
+# -- DataFrame bags: column names kept, reordered columns refused as for the array estimators
+def _frame_bags(columns):
+    import pandas as pd
+    from tests.bad_input.cases import bags
+    data = bags()
+    frames = [pd.DataFrame(bag, columns=["a", "b"])[columns] for bag in data]
+    return BagDataset.from_bags(frames, labels=data.labels)
+
+
+BAG_QUERIES = {
+    "BagKNN": lambda train, query: BagKNN(n_neighbors=1).fit(train, train.labels).predict(query),
+    "CitationKNN": lambda train, query: CitationKNN(references=1).fit(
+        train, train.labels).predict(query),
+    "MinimaxKernel": lambda train, query: MinimaxKernel().fit(train).transform(query),
+    "MixtureModelKernel": lambda train, query: MixtureModelKernel(
+        n_components=2, random_state=0).fit(train).transform(query),
+}
+
+
+@pytest.mark.parametrize("name", BAG_QUERIES)
+def test_bag_estimators_refuse_reordered_columns(name):
+    with pytest.raises(InputError, match=r"feature names \['b', 'a'\] differ from those"):
+        BAG_QUERIES[name](_frame_bags(["a", "b"]), _frame_bags(["b", "a"]))
+
+
+@pytest.mark.parametrize("name", BAG_QUERIES)
+def test_named_bags_in_the_training_order_give_the_unnamed_result(name):
+    from tests.bad_input.cases import bags
+    named = BAG_QUERIES[name](_frame_bags(["a", "b"]), _frame_bags(["a", "b"]))
+    np.testing.assert_array_equal(named, BAG_QUERIES[name](bags(), bags()))
+
+
+def test_bag_columns_must_agree_across_bags():
+    import pandas as pd
+    frames = [pd.DataFrame([[0.0, 1.0]], columns=["a", "b"]),
+              pd.DataFrame([[0.0, 1.0]], columns=["b", "a"])]
+    with pytest.raises(InputError, match=r"bag 1 has columns \['b', 'a'\] but bag 0 has"):
+        BagDataset.from_bags(frames)
+
+
+def test_selected_bags_keep_their_feature_names():
+    data = _frame_bags(["b", "a"])
+    assert list(data[np.array([2, 0])].feature_names) == ["b", "a"]
+    assert list(data.map_instances(lambda x: 2 * x).feature_names) == ["b", "a"]

@@ -75,8 +75,8 @@ def test_with_instances_keeps_bags_and_checks_row_count(bags):
         ([np.zeros((2, 2)), np.zeros((1, 3))], "bag 1 has 3 features but bag 0 has 2"),
         ([np.zeros((2, 2)), np.zeros(2)], "bag 1 has 1 dimension"),
         ([], "no bags"),
-        ([[[0.0], [np.nan]]], "NaN, infinity"),
-        ([[[0.0], [np.inf]]], "NaN, infinity"),
+        ([[[0.0], [np.nan]]], "NaN or infinity"),
+        ([[[0.0], [np.inf]]], "NaN or infinity"),
     ],
 )
 def test_from_bags_rejects_bad_bags(bag_list, message):

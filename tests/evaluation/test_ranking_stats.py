@@ -3,6 +3,7 @@
 import numpy as np
 import pandas as pd
 import pytest
+from sklearn.utils._param_validation import InvalidParameterError
 from scipy import stats
 
 from milab_widgets.evaluation import friedman_test, nemenyi_cd
@@ -43,10 +44,21 @@ def test_ranks_put_the_best_first_and_average_ties():
     assert friedman_test(table).average_ranks.to_dict() == {"a": 1.75, "b": 2.25, "c": 2.0}
 
 
-@pytest.mark.parametrize("call, message", [
+@pytest.mark.parametrize("call, name", [
     (lambda: nemenyi_cd(1, 7), "k"),
+    (lambda: nemenyi_cd(2.5, 7), "k"),
     (lambda: nemenyi_cd(6, 0), "n"),
     (lambda: nemenyi_cd(6, 7, alpha=1.5), "alpha"),
+    (lambda: nemenyi_cd(6, 7, alpha="0.05"), "alpha"),
+    (lambda: nemenyi_cd(6, 7, alpha=np.nan), "alpha"),
+    (lambda: nemenyi_q(6, alpha=0.0), "alpha"),
+])
+def test_bad_nemenyi_argument_is_refused_naming_it(call, name):
+    with pytest.raises(InvalidParameterError, match=f"The '{name}' parameter of nemenyi_"):
+        call()
+
+
+@pytest.mark.parametrize("call, message", [
     (lambda: friedman_test([[1.0, 2.0]]), "at least 2 datasets"),
     (lambda: friedman_test([[1.0, np.nan], [1.0, 2.0]]), "missing"),
 ])
