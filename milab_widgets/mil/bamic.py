@@ -94,6 +94,11 @@ class BAMIC(ClusterMixin, BaseEstimator):
     >>> model = BAMIC(2, init=[0, 2]).fit(D)
     >>> model.labels_.tolist(), model.medoids_.tolist()
     ([0, 0, 1, 1], [0, 2])
+
+    See Also
+    --------
+    TwoViewMIClustering : the two-view model BAMIC is compared with.
+    bag_distances : the bag distances it clusters by.
     """
 
     _parameter_constraints: dict = {
@@ -118,12 +123,21 @@ class BAMIC(ClusterMixin, BaseEstimator):
 
     @_fit_context(prefer_skip_nested_validation=True)
     def fit(self, X, y_partial=None):
-        """Cluster bags.
+        """Cluster bags by k-medoids on a bag distance.
 
-        ``X`` is a BagDataset (distances computed here), a mapping of precomputed matrices
-        ``{"min": D, "max": D, "average": D}`` (those the metric needs), or one square
-        distance matrix (used as it is; not for "integrated", which needs min and max).
-        ``y_partial`` (-1 = unlabelled) is used only by "integrated", to tune alpha.
+        Parameters
+        ----------
+        X : BagDataset, mapping or ndarray
+            The bags (distances computed here), a mapping of precomputed matrices
+            ``{"min": D, "max": D, "average": D}`` (those the metric needs), or one square distance
+            matrix (used as it is; not for "integrated", which needs min and max).
+        y_partial : array-like of shape (n_bags,), default=None
+            Labels with -1 for unlabelled bags; used only by "integrated", to tune alpha.
+
+        Returns
+        -------
+        self : BAMIC
+            The fitted clustering.
         """
         distances = self._distance_matrix(X, y_partial)
         n = len(distances)

@@ -62,6 +62,18 @@ class _BagKernel(TransformerMixin, BaseEstimator):
     gram(X, Y=None) gives the kernel matrix between the bags of X and Y."""
 
     def transform(self, bags) -> np.ndarray:
+        """The bags' feature map phi, whose inner products are the kernel.
+
+        Parameters
+        ----------
+        bags : BagDataset
+            Bags with the fitted view's features.
+
+        Returns
+        -------
+        ndarray of shape (n_bags, n_dims)
+            One row per bag.
+        """
         check_is_fitted(self, "n_features_in_")
         bags = check_bags(bags)
         check_fitted_features(self.n_features_in_, getattr(self, "feature_names_in_", None), bags,
@@ -78,7 +90,20 @@ class _BagKernel(TransformerMixin, BaseEstimator):
             del self.feature_names_in_
 
     def gram(self, X: BagDataset, Y: BagDataset | None = None) -> np.ndarray:
-        """K[s, t] = K(X_s, Y_t), normalised if ``normalize``; ``Y=None`` means Y = X."""
+        """The kernel matrix K[s, t] = K(X_s, Y_t), normalised if ``normalize``.
+
+        Parameters
+        ----------
+        X : BagDataset
+            Row bags.
+        Y : BagDataset, default=None
+            Column bags; None means Y = X.
+
+        Returns
+        -------
+        ndarray of shape (len(X), len(Y))
+            The kernel values.
+        """
         phi_x = self.transform(X)
         phi_y = phi_x if Y is None else self.transform(Y)
         gram = self._from_maps(phi_x, phi_y)
@@ -122,6 +147,12 @@ class MixtureModelKernel(_BagKernel):
     >>> kernel = MixtureModelKernel(n_components=2, random_state=0).fit(bags)
     >>> kernel.transform(bags).sum(axis=1).round(6).tolist()   # posteriors sum to bag sizes
     [2.0, 1.0, 2.0]
+
+    See Also
+    --------
+    MinimaxKernel : the other kernel of the TwoViewMIC paper.
+    bag_kernel_factors : one factor per view, for the two-view model.
+    sklearn.mixture.GaussianMixture : the mixture fitted on the instances.
     """
 
     _parameter_constraints: dict = {
@@ -145,7 +176,20 @@ class MixtureModelKernel(_BagKernel):
 
     @_fit_context(prefer_skip_nested_validation=True)
     def fit(self, bags, y=None):
-        """Fit the mixture on every instance of ``bags`` (``y`` is ignored)."""
+        """Fit the mixture on every instance of the bags.
+
+        Parameters
+        ----------
+        bags : BagDataset
+            One view's bags.
+        y : None
+            Ignored.
+
+        Returns
+        -------
+        self : MixtureModelKernel
+            The fitted kernel.
+        """
         bags = check_bags(bags)
         if self.n_components > bags.n_instances:
             raise InputError(
@@ -163,7 +207,20 @@ class MixtureModelKernel(_BagKernel):
         return self
 
     def posteriors(self, bags) -> np.ndarray:
-        """omega_j pr(b | Lambda_j) / sum_k omega_k pr(b | Lambda_k) per instance (rows)."""
+        """Posterior of each mixture component for each instance.
+
+        omega_j pr(b | Lambda_j) / sum_k omega_k pr(b | Lambda_k), per instance.
+
+        Parameters
+        ----------
+        bags : BagDataset
+            Bags with the fitted view's features.
+
+        Returns
+        -------
+        ndarray of shape (n_instances, n_components)
+            Rows summing to 1.
+        """
         check_is_fitted(self, "mixture_")
         return self.mixture_.predict_proba(self._scaled(check_bags(bags).instances))
 
@@ -174,10 +231,20 @@ class MixtureModelKernel(_BagKernel):
         return np.add.reduceat(self.posteriors(bags), bags.offsets[:-1], axis=0)
 
     def factor(self, bags) -> np.ndarray:
-        """F with K = F F^T: phi, each row scaled to unit length if ``normalize``.
+        """The factor F with K = F F^T: phi, each row scaled to unit length if ``normalize``.
 
         n_bags x n_components and non-negative: the two-view model multiplies by K as
         F (F^T X), O(m K c) instead of O(m^2 c), and never stores an m x m matrix.
+
+        Parameters
+        ----------
+        bags : BagDataset
+            Bags with the fitted view's features.
+
+        Returns
+        -------
+        ndarray of shape (n_bags, n_components)
+            F.
         """
         phi = self.transform(bags)
         return phi / np.linalg.norm(phi, axis=1, keepdims=True) if self.normalize else phi
@@ -214,6 +281,12 @@ class MinimaxKernel(_BagKernel):
     >>> bags = BagDataset.from_bags([[[0.0], [2.0]], [[1.0]]])
     >>> MinimaxKernel(degree=1).fit(bags).transform(bags).tolist()   # (min, max), scaled
     [[0.0, 1.0], [0.5, 0.5]]
+
+    See Also
+    --------
+    MixtureModelKernel : the other kernel of the TwoViewMIC paper.
+    bag_kernel_matrices : one kernel matrix per view.
+    TwoViewMIClustering : clusters bags with these kernels.
     """
 
     _parameter_constraints: dict = {"degree": [_AT_LEAST_ONE], "normalize": ["boolean"]}
@@ -224,7 +297,20 @@ class MinimaxKernel(_BagKernel):
 
     @_fit_context(prefer_skip_nested_validation=True)
     def fit(self, bags, y=None):
-        """Learn the [0, 1] scaling of the features from ``bags``' instances."""
+        """Learn the [0, 1] scaling of the features from the bags' instances.
+
+        Parameters
+        ----------
+        bags : BagDataset
+            One view's bags.
+        y : None
+            Ignored.
+
+        Returns
+        -------
+        self : MinimaxKernel
+            The fitted kernel.
+        """
         bags = check_bags(bags)
         self.scaler_ = MinMaxScaler().fit(bags.instances)
         self.gamma_ = 1.0 / (2 * bags.n_features)
@@ -253,7 +339,41 @@ _KERNEL_ARGUMENTS = {"views": "no_validation", "n_components": [_AT_LEAST_ONE],
 def bag_kernel_factors(views, *, n_components: int = 100, covariance_type: str = "diag",
                        normalize: bool = True, random_state=None) -> list[np.ndarray]:
     """One mixture-model kernel factor F^v per view (K^v = F^v (F^v)^T), each mixture fitted
-    on that view's own instances; parameters as in :func:`bag_kernel_matrices`."""
+    on that view's own instances; parameters as in :func:`bag_kernel_matrices`.
+
+    Parameters
+    ----------
+    views : list of BagDataset
+        The same objects seen in each view (equal numbers of bags; features may differ).
+    n_components : int, default=100
+        Mixture components per view.
+    covariance_type : {"diag", "full", "tied", "spherical"}, default="diag"
+        Of the mixtures.
+    normalize : bool, default=True
+        Scale each row of F^v to unit length (cosine-normalised kernel).
+    random_state : int, Generator or None, default=None
+        Seeds the mixtures.
+
+    Returns
+    -------
+    list of ndarray of shape (n_bags, n_components)
+        The non-negative factors F^v.
+
+    See Also
+    --------
+    bag_kernel_matrices : the kernel matrices themselves.
+    MixtureModelKernel : one view's kernel.
+
+    Examples
+    --------
+    >>> from milab_widgets.data import BagDataset
+    >>> from milab_widgets.mil import bag_kernel_factors, bag_kernel_matrices
+    >>> first = BagDataset.from_bags([[[0.0], [0.1]], [[5.0]], [[5.1], [4.9]]])
+    >>> second = BagDataset.from_bags([[[1.0, 0.0]], [[0.0, 1.0]], [[0.1, 0.9]]])
+    >>> factors = bag_kernel_factors([first, second], n_components=2, random_state=0)
+    >>> [factor.shape for factor in factors]
+    [(3, 2), (3, 2)]
+    """
     return [
         MixtureModelKernel(n_components, covariance_type, random_state=random_state,
                            normalize=normalize).fit(view).factor(view)
@@ -283,6 +403,21 @@ def bag_kernel_matrices(views, kernel: str, *, n_components: int = 100, degree: 
     Returns
     -------
     list of (n_bags, n_bags) float64 arrays, symmetric, PSD and non-negative.
+
+    See Also
+    --------
+    bag_kernel_factors : the mixture kernels as factors, without m x m matrices.
+    TwoViewMIClustering : clusters with these matrices (``kernel="precomputed"``).
+
+    Examples
+    --------
+    >>> from milab_widgets.data import BagDataset
+    >>> from milab_widgets.mil import bag_kernel_factors, bag_kernel_matrices
+    >>> first = BagDataset.from_bags([[[0.0], [0.1]], [[5.0]], [[5.1], [4.9]]])
+    >>> second = BagDataset.from_bags([[[1.0, 0.0]], [[0.0, 1.0]], [[0.1, 0.9]]])
+    >>> grams = bag_kernel_matrices([first, second], "minimax", degree=1)
+    >>> [gram.shape for gram in grams], [gram.diagonal().round(6).tolist() for gram in grams]
+    ([(3, 3), (3, 3)], [[1.0, 1.0, 1.0], [1.0, 1.0, 1.0]])
     """
     if kernel == "mixture":
         factors = bag_kernel_factors(views, n_components=n_components, normalize=normalize,

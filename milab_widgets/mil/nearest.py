@@ -120,6 +120,11 @@ def nearest_bags(bags, queries=None, n_neighbors: int = 5, metric: str = "min",
     [[3, 1], [3, 0], [1, 3], [0, 1]]
     >>> distances[0].tolist()
     [0.5, 1.0]
+
+    See Also
+    --------
+    bag_distances : the full distance matrices, when they fit in memory.
+    CitationKNN, BagKNN : predict through this function when the full matrix would not fit.
     """
     references = as_bag_dataset(bags, "bags")
     if queries is not None:

@@ -62,7 +62,20 @@ class _BagNeighborsClassifier(ClassifierMixin, BaseEstimator):
 
     @_fit_context(prefer_skip_nested_validation=True)
     def fit(self, X, y):
-        """Store the training bags and their distances; tune alpha for "integrated"."""
+        """Store the training bags and their distances; tune alpha for "integrated".
+
+        Parameters
+        ----------
+        X : BagDataset
+            Training bags.
+        y : array-like of shape (n_bags,)
+            0/1 bag labels.
+
+        Returns
+        -------
+        self
+            The fitted classifier.
+        """
         n_train = self._n_bags(X, y)
         self.y_ = check_binary_labels(y, n_train)
         self.classes_ = np.array([0, 1])
@@ -76,22 +89,66 @@ class _BagNeighborsClassifier(ClassifierMixin, BaseEstimator):
         return self
 
     def decision_function(self, X) -> np.ndarray:
-        """Positive minus negative votes per query bag (> 0 means positive)."""
+        """Positive minus negative votes per query bag (> 0 means positive).
+
+        Parameters
+        ----------
+        X : BagDataset
+            Query bags, with the training bags' number of features.
+
+        Returns
+        -------
+        ndarray of shape (n_query,)
+            The vote margins.
+        """
         check_is_fitted(self, "train_distances_")
         ks = np.array([self._n_references()])
         return self._votes(X, ks, self._fitted_radii())[0]
 
     def predict(self, X) -> np.ndarray:
-        """0/1 label per query bag; a tie of votes predicts negative (Wang & Zucker 2000)."""
+        """Label each query bag 0 or 1; a tie of votes predicts negative (Wang & Zucker 2000).
+
+        Parameters
+        ----------
+        X : BagDataset
+            Query bags, with the training bags' number of features.
+
+        Returns
+        -------
+        ndarray of shape (n_query,)
+            0/1 labels.
+        """
         return (self.decision_function(X) > 0).astype(np.int64)
 
     def query_distances(self, X) -> np.ndarray:
-        """The (n_query, n_train) matrix of this classifier's metric."""
+        """The query x training matrix of this classifier's metric.
+
+        Parameters
+        ----------
+        X : BagDataset
+            Query bags, with the training bags' number of features.
+
+        Returns
+        -------
+        ndarray of shape (n_query, n_train)
+            Bag distances.
+        """
         check_is_fitted(self, "train_distances_")
         return self._combine(self._query_matrices(X), rows_are_training=False)
 
     def reference_indices(self, X) -> np.ndarray:
-        """Indices of each query bag's nearest training bags (ties: lower index first)."""
+        """Indices of each query bag's nearest training bags (ties: lower index first).
+
+        Parameters
+        ----------
+        X : BagDataset
+            Query bags, with the training bags' number of features.
+
+        Returns
+        -------
+        ndarray of int, shape (n_query, K)
+            Training-bag indices, nearest first.
+        """
         if self._blocked(X):
             return nearest_in_blocks(self.train_bags_, self._checked_queries(X),
                                      self._n_references(), self._base_kinds(),
@@ -99,12 +156,23 @@ class _BagNeighborsClassifier(ClassifierMixin, BaseEstimator):
         return _nearest(self.query_distances(X), self._n_references())
 
     def decision_function_grid(self, X, ks) -> np.ndarray:
-        """``decision_function(X)`` of this classifier refitted with K = k for each k of
-        ``ks`` (K = n_neighbors, or references with citers k + 2 when ``citers`` is None),
-        from one scan of the query distances: (len(ks), n_query).
+        """``decision_function(X)`` for several K at once, from one scan of the distances.
 
-        What a parameter search over K costs once the distances exist: the same votes as
-        len(ks) separate fits and predictions, without them.
+        K is ``n_neighbors``, or ``references`` with ``citers`` k + 2 when ``citers`` is None.
+        What a parameter search over K costs once the distances exist: the same votes as len(ks)
+        separate fits and predictions, without them.
+
+        Parameters
+        ----------
+        X : BagDataset
+            Query bags, with the training bags' number of features.
+        ks : sequence of int
+            The values of K.
+
+        Returns
+        -------
+        ndarray of shape (len(ks), n_query)
+            One row of vote margins per K.
         """
         check_is_fitted(self, "train_distances_")
         ks = np.array([check_positive_int(k, "K") for k in ks], dtype=np.int64)
@@ -243,6 +311,11 @@ class BagKNN(_BagNeighborsClassifier):
     >>> bags = BagDataset.from_bags([[[0.0]], [[0.2]], [[5.0]], [[5.3]]], labels=[0, 0, 1, 1])
     >>> BagKNN(n_neighbors=1).fit(bags, bags.labels).predict(bags).tolist()
     [0, 0, 1, 1]
+
+    See Also
+    --------
+    CitationKNN : adds the citers' votes.
+    bag_distances : the distances the votes use.
     """
 
     _parameter_constraints: dict = {
@@ -287,6 +360,30 @@ class CitationKNN(_BagNeighborsClassifier):
     >>> query = BagDataset.from_bags([[[0.1], [9.0]], [[5.1]]])
     >>> CitationKNN(references=1, citers=1).fit(bags, bags.labels).predict(query).tolist()
     [0, 1]
+
+    Attributes
+    ----------
+    alpha_ : float
+        The weight of d_minH tuned by NCA (``metric="integrated"`` with ``alpha=None`` only).
+    y_ : ndarray of shape (n_train,)
+        The training bags' 0/1 labels.
+    train_distances_ : ndarray of shape (n_train, n_train) or None
+        Distances between the training bags (to rank citers), or None when they would exceed
+        ``working_memory`` and are computed in blocks instead.
+
+    See Also
+    --------
+    BagKNN : references only.
+    bag_distances : the distances the votes use.
+    tune_alpha_nca : how ``alpha`` is chosen for the integrated distance.
+
+    Notes
+    -----
+    A query bag q is labelled by the majority of its R references (its nearest training bags)
+    and its citers (training bags t that count q among their C nearest bags); a tie is
+    negative (Wang & Zucker, "Solving the multiple-instance problem: a lazy learning
+    approach", ICML 2000). With ``metric="integrated"`` the distance is the intH paper's
+    alpha d_minH + (1 - alpha) d_maxH.
     """
 
     _parameter_constraints: dict = {
@@ -323,7 +420,18 @@ class CitationKNN(_BagNeighborsClassifier):
         return self.citation_radius_[np.newaxis, :]
 
     def citer_mask(self, X) -> np.ndarray:
-        """(n_query, n_train) booleans: training bag t cites query bag q."""
+        """Which training bags cite each query bag.
+
+        Parameters
+        ----------
+        X : BagDataset
+            Query bags, with the training bags' number of features.
+
+        Returns
+        -------
+        ndarray of bool, shape (n_query, n_train)
+            True where training bag t counts query bag q among its C nearest bags.
+        """
         check_is_fitted(self, "citation_radius_")
         return self.query_distances(X) <= self.citation_radius_[np.newaxis, :]
 

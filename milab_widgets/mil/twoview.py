@@ -260,6 +260,12 @@ class TwoViewMIClustering(ClusterMixin, BaseEstimator):
     >>> model = TwoViewMIClustering(3, kernel="minimax", random_state=0)
     >>> model.fit(data.views("synthetic"), y).labels_.shape
     (60,)
+
+    See Also
+    --------
+    BAMIC : the single-view bag k-medoids baseline.
+    MixtureModelKernel, MinimaxKernel : the kernels of the views.
+    clustering_accuracy : scores a clustering against the classes.
     """
 
     _parameter_constraints: dict = {
@@ -302,12 +308,21 @@ class TwoViewMIClustering(ClusterMixin, BaseEstimator):
 
     @_fit_context(prefer_skip_nested_validation=True)
     def fit(self, views, y_partial=None):
-        """Factorise the views' kernels; ``y_partial`` holds -1 for unlabelled bags.
+        """Factorise the views' kernels into a shared clustering.
 
-        ``views`` is a list of BagDatasets over the same objects (two in the paper); with
-        ``kernel="precomputed"`` a list of their m x m kernel matrices (symmetric, >= 0);
-        with ``kernel="factored"`` a list of non-negative m x r factors F^v, K^v = F^v F^v^T.
-        ``y_partial=None`` (or ``unsupervised=True``) uses no label.
+        Parameters
+        ----------
+        views : list of BagDataset or of ndarray
+            BagDatasets over the same objects (two in the paper); with ``kernel="precomputed"``
+            their m x m kernel matrices (symmetric, >= 0); with ``kernel="factored"`` non-negative
+            m x r factors F^v, K^v = F^v (F^v)^T.
+        y_partial : array-like of shape (m,), default=None
+            Labels with -1 for unlabelled bags; None (or ``unsupervised=True``) uses no label.
+
+        Returns
+        -------
+        self : TwoViewMIClustering
+            The fitted model.
         """
         kernels = self._kernel_operators(views)
         m = kernels[0].n_bags
