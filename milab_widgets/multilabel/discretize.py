@@ -47,6 +47,11 @@ class Discretizer(TransformerMixin, BaseEstimator):
     --------
     >>> Discretizer(n_bins=2).fit([[0.0], [1.0]]).transform([[0.2], [0.5], [7.0]]).ravel().tolist()
     [0, 1, 1]
+
+    See Also
+    --------
+    MFSEF, MFSLS, PMU : the selectors that estimate mutual information on these codes.
+    sklearn.preprocessing.KBinsDiscretizer : the same equal-width binning (strategy="uniform").
     """
 
     _parameter_constraints: dict = {"n_bins": [Interval(Integral, 2, None, closed="left")]}
@@ -62,7 +67,20 @@ class Discretizer(TransformerMixin, BaseEstimator):
 
     @_fit_context(prefer_skip_nested_validation=True)
     def fit(self, X, y=None) -> Discretizer:
-        """Record each feature's training range and its equal-width edges."""
+        """Record each feature's training range and its equal-width edges.
+
+        Parameters
+        ----------
+        X : array-like or sparse matrix of shape (n_samples, n_features)
+            Training features.
+        y : None
+            Ignored.
+
+        Returns
+        -------
+        self : Discretizer
+            The fitted transformer.
+        """
         n_bins = int(self.n_bins)
         X = check_features(self, X, reset=True, sparse=True)
         low, high = column_range(X)
@@ -71,7 +89,18 @@ class Discretizer(TransformerMixin, BaseEstimator):
         return self
 
     def transform(self, X) -> np.ndarray:
-        """int64 codes in [0, n_states_[j]) for every value (dense, also for sparse X)."""
+        """Bin codes of every value.
+
+        Parameters
+        ----------
+        X : array-like or sparse matrix of shape (n_samples, n_features)
+            Features to discretise.
+
+        Returns
+        -------
+        ndarray of int64, shape (n_samples, n_features)
+            Codes in [0, n_states_[j]) (dense, also for sparse X).
+        """
         X = check_features(self, X, reset=False, sparse=True)
         inner = self.bin_edges_[:, 1:-1]
         if scipy.sparse.issparse(X):

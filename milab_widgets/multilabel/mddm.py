@@ -64,6 +64,21 @@ class MDDMRanking(FeatureSelector):
         Row norms of ``projection_``.
     ranking_ : int array (n_features_in_,)
         All features, most weighted first.
+
+    See Also
+    --------
+    KernelMDDM : the kernel form of MDDM, as a transformer.
+    MFSEF, PMU : mutual-information selectors.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> rng = np.random.default_rng(0)
+    >>> X = rng.uniform(-1, 1, size=(60, 6))
+    >>> Y = np.column_stack([X[:, 0] > 0, X[:, 3] > 0]).astype(int)   # labels from x0, x3
+    >>> from milab_widgets.multilabel import MDDMRanking
+    >>> MDDMRanking(n_features=2).fit(X, Y).get_feature_names_out().tolist()
+    ['x0', 'x3']
     """
 
     _parameter_constraints: dict = {
@@ -94,7 +109,18 @@ class MDDMRanking(FeatureSelector):
         self.ranking_ = np.argsort(-self.weights_, kind="stable").astype(np.int64)
 
     def selection(self, n_features: int) -> np.ndarray:
-        """The ``n_features`` most weighted features."""
+        """The ``n_features`` most weighted features.
+
+        Parameters
+        ----------
+        n_features : int
+            How many features to select.
+
+        Returns
+        -------
+        ndarray of int
+            Feature indices, heaviest first.
+        """
         check_is_fitted(self, "ranking_")
         return self.ranking_[: self._check_size(n_features, len(self.ranking_))].copy()
 

@@ -68,7 +68,18 @@ class _SubspaceSelector(FeatureSelector):
                            for part in np.array_split(ranked, len(self.ratios_))]
 
     def selection(self, n_features: int) -> np.ndarray:
-        """Experts, then each part's least redundant features, ``n_features`` in all."""
+        """Experts, then each subspace's least redundant features, ``n_features`` in all.
+
+        Parameters
+        ----------
+        n_features : int
+            How many features to select (at most the number of features).
+
+        Returns
+        -------
+        ndarray of int
+            Feature indices, in selection order.
+        """
         check_is_fitted(self, "subspaces_")
         n_features = self._check_size(n_features, self.n_features_in_)
         experts = self.experts_[:n_features]
@@ -124,10 +135,35 @@ class MFSEF(_SubspaceSelector):
     ratios_ : array
         The validated sampling ratios of the fit (one per subspace), used by ``selection``.
 
+    See Also
+    --------
+    MFSLS : the same local subspaces without expert features.
+    PMU, MDDMRanking : the other selectors of the MFSEF paper's comparison.
+    MLkNN : the classifier the selected features are evaluated with.
+
+    Notes
+    -----
+    After k1 expert features E (the highest FMI(f; L) = sum_j I(f; l_j), or chosen by hand),
+    every other feature is scored by the conditional relevance sum_j I(f, E; l_j); the
+    features, ranked by that score, are cut into local subspaces that contribute their least
+    redundant features in the proportions ``ratios`` until k features are chosen.
+
     References
     ----------
-    The MFSEF paper (Cheng Yusheng, Song Fan, Wang Yibin, Qian Kun), Algorithm 1; English
-    restatement in papers/MFSEF.md.
+    Cheng, Song, Wang & Qian, "Multi-label feature selection algorithm based on conditional
+    mutual information of expert feature", Journal of Computer Applications 40(2), 2020,
+    Algorithm 1.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> rng = np.random.default_rng(0)
+    >>> X = rng.uniform(-1, 1, size=(60, 6))
+    >>> Y = np.column_stack([X[:, 0] > 0, X[:, 3] > 0]).astype(int)   # labels from x0, x3
+    >>> from milab_widgets.multilabel import MFSEF
+    >>> selector = MFSEF(n_features=2, n_experts=1).fit(X, Y)
+    >>> selector.selected_.tolist(), selector.transform(X).shape
+    ([3, 0], (60, 2))
     """
 
     _parameter_constraints: dict = {
@@ -164,13 +200,49 @@ class MFSEF(_SubspaceSelector):
 class MFSLS(_SubspaceSelector):
     """Local-subspace multi-label feature selection (MFSEF without expert features).
 
-    Parameters and attributes as :class:`MFSEF` without ``n_experts``/``experts``; the
-    ranking is FMI(f; L) = sum_j I(f; l_j).
+    Features are ranked by FMI(f; L) = sum_j I(f; l_j) and the ranking is cut into local
+    subspaces that contribute their least redundant features in the proportions ``ratios``.
+
+    Parameters
+    ----------
+    n_features : int, default=10
+        k, the number of features to select.
+    ratios : sequence of float, default=(0.6, 0.3, 0.1)
+        Sampling ratio of each local subspace (positive, summing to 1).
+    n_bins : int, default=2
+        Equal-width bins of the discretisation (fitted on the training data).
+
+    Attributes
+    ----------
+    selected_ : ndarray of int, shape (n_features,)
+        The selected features, in selection order.
+    relevance_ : ndarray of shape (n_features_in_,)
+        FMI(f; L) in nats.
+    subspaces_ : list of ndarray of int
+        Each local subspace ordered by redundancy (least redundant first).
+    ratios_ : ndarray
+        The validated sampling ratios (one per subspace), used by ``selection``.
+    n_features_in_ : int
+        Number of features seen by ``fit``.
+
+    See Also
+    --------
+    MFSEF : adds expert features.
 
     References
     ----------
     Liu Jinghua et al., multi-label feature selection based on local subspace (MFSLS), as
-    cited by the MFSEF paper [10].
+    cited by Cheng, Song, Wang & Qian, "Multi-label feature selection algorithm based on conditional mutual information of expert feature", Journal of Computer Applications 40(2), 2020, Algorithm 1.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> rng = np.random.default_rng(0)
+    >>> X = rng.uniform(-1, 1, size=(60, 6))
+    >>> Y = np.column_stack([X[:, 0] > 0, X[:, 3] > 0]).astype(int)   # labels from x0, x3
+    >>> from milab_widgets.multilabel import MFSLS
+    >>> MFSLS(n_features=2).fit(X, Y).selected_.tolist()   # one pick per subspace
+    [3, 4]
     """
 
     def __init__(self, n_features: int = 10, ratios=DEFAULT_RATIOS, n_bins: int = 2):

@@ -73,6 +73,12 @@ class MLkNN(MultiLabelMixin, ClassifierMixin, BaseEstimator):
     >>> Y = np.array([[1, 0], [1, 0], [1, 0], [0, 1], [0, 1], [0, 1]])
     >>> MLkNN(k=2).fit(X, Y).predict([[0.05], [5.05]]).tolist()
     [[1, 0], [0, 1]]
+
+    See Also
+    --------
+    sklearn.neighbors.NearestNeighbors : the neighbour search.
+    MFSEF, KernelMDDM : feature selection and embedding evaluated with ML-kNN.
+    milab_widgets.multilabel.metrics.evaluate : the multi-label metrics.
     """
 
     _parameter_constraints: dict = {"k": [AT_LEAST_ONE], "s": [POSITIVE]}
@@ -83,7 +89,20 @@ class MLkNN(MultiLabelMixin, ClassifierMixin, BaseEstimator):
 
     @_fit_context(prefer_skip_nested_validation=True)
     def fit(self, X, Y) -> MLkNN:
-        """Estimate priors and likelihoods from the training set's leave-self-out neighbours."""
+        """Estimate priors and likelihoods from the training set's leave-self-out neighbours.
+
+        Parameters
+        ----------
+        X : array-like or sparse matrix of shape (n_samples, n_features)
+            Training features.
+        Y : array-like or sparse matrix of shape (n_samples, n_labels)
+            0/1 label matrix.
+
+        Returns
+        -------
+        self : MLkNN
+            The fitted classifier.
+        """
         k, s = int(self.k), float(self.s)
         X, Y = check_multilabel_data(self, X, Y)
         if k >= X.shape[0]:
@@ -100,7 +119,18 @@ class MLkNN(MultiLabelMixin, ClassifierMixin, BaseEstimator):
         return self
 
     def neighbor_label_counts(self, X) -> np.ndarray:
-        """For each query, how many of its k nearest training instances carry each label."""
+        """For each query, how many of its k nearest training instances carry each label.
+
+        Parameters
+        ----------
+        X : array-like or sparse matrix of shape (n_samples, n_features)
+            Samples with the training features.
+
+        Returns
+        -------
+        ndarray of int, shape (n_samples, n_labels)
+            C, the counts ML-kNN's posteriors are read from.
+        """
         X = check_features(self, X, reset=False, sparse=True)
         return self.Y_[_neighbours(X, self.X_, self.k)].sum(axis=1)
 
@@ -113,12 +143,34 @@ class MLkNN(MultiLabelMixin, ClassifierMixin, BaseEstimator):
         return true, false
 
     def predict_proba(self, X) -> np.ndarray:
-        """Posterior P(H1_l | E_C) of every label, (n_queries, n_labels)."""
+        """Posterior P(H1_l | E_C) of every label.
+
+        Parameters
+        ----------
+        X : array-like or sparse matrix of shape (n_samples, n_features)
+            Samples with the training features.
+
+        Returns
+        -------
+        ndarray of shape (n_samples, n_labels)
+            Probabilities (the ranking metrics' scores).
+        """
         true, false = self._joint(X)
         return true / (true + false)
 
     def predict(self, X) -> np.ndarray:
-        """0/1 label matrix: label l where P(H1_l | E_C) >= 0.5 (see :func:`decide`)."""
+        """0/1 label matrix: label l where P(H1_l | E_C) >= 0.5.
+
+        Parameters
+        ----------
+        X : array-like or sparse matrix of shape (n_samples, n_features)
+            Samples with the training features.
+
+        Returns
+        -------
+        ndarray of shape (n_samples, n_labels)
+            Predicted labels.
+        """
         return decide(self.predict_proba(X))
 
 

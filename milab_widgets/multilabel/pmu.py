@@ -60,6 +60,21 @@ class PMU(FeatureSelector):
         sum_{i<j} V(f; l_i; l_j).
     objective_ : array (n_features,)
         J of each selected feature when it was picked.
+
+    See Also
+    --------
+    MFSEF : expert features and local subspaces.
+    MDDMRanking : ranks by a projection's weights instead of mutual information.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> rng = np.random.default_rng(0)
+    >>> X = rng.uniform(-1, 1, size=(60, 6))
+    >>> Y = np.column_stack([X[:, 0] > 0, X[:, 3] > 0]).astype(int)   # labels from x0, x3
+    >>> from milab_widgets.multilabel import PMU
+    >>> PMU(n_features=2).fit(X, Y).selected_.tolist()
+    [3, 0]
     """
 
     _parameter_constraints: dict = {**FeatureSelector._parameter_constraints,
@@ -80,7 +95,18 @@ class PMU(FeatureSelector):
                                                self.n_features)
 
     def selection(self, n_features: int) -> np.ndarray:
-        """The first ``n_features`` greedy picks."""
+        """The first ``n_features`` greedy picks.
+
+        Parameters
+        ----------
+        n_features : int
+            At most the fitted ``n_features``.
+
+        Returns
+        -------
+        ndarray of int
+            Feature indices, in selection order.
+        """
         check_is_fitted(self, "_order")
         return self._order[: self._check_size(n_features, len(self._order))].copy()
 

@@ -79,7 +79,20 @@ class FeatureSelector(MultiLabelMixin, TransformerMixin, BaseEstimator):
 
     @_fit_context(prefer_skip_nested_validation=True)
     def fit(self, X, Y) -> FeatureSelector:
-        """Validate, fit the selector's criterion, and set ``selected_``."""
+        """Validate the data, fit the selector's criterion and set ``selected_``.
+
+        Parameters
+        ----------
+        X : array-like or sparse matrix of shape (n_samples, n_features)
+            Training features.
+        Y : array-like or sparse matrix of shape (n_samples, n_labels)
+            0/1 label matrix.
+
+        Returns
+        -------
+        self
+            The fitted selector.
+        """
         n_features = int(self.n_features)
         X, Y = check_multilabel_data(self, X, Y)
         if n_features > X.shape[1]:
@@ -92,12 +105,34 @@ class FeatureSelector(MultiLabelMixin, TransformerMixin, BaseEstimator):
         return self
 
     def transform(self, X):
-        """The selected columns of ``X``, in selection order (CSR for sparse X)."""
+        """The selected columns, in selection order.
+
+        Parameters
+        ----------
+        X : array-like or sparse matrix of shape (n_samples, n_features)
+            Samples with the training features.
+
+        Returns
+        -------
+        ndarray or sparse matrix of shape (n_samples, n_selected)
+            CSR when X is sparse.
+        """
         return check_features(self, X, reset=False, sparse=True)[:, self.selected_]
 
     def get_feature_names_out(self, input_features=None) -> np.ndarray:
-        """Names of the selected features, in selection order (``x0, x1, ...`` unless the
-        fit saw a DataFrame's column names or ``input_features`` gives them)."""
+        """Names of the selected features, in selection order.
+
+        Parameters
+        ----------
+        input_features : array-like of str, default=None
+            Names of the input features; None means the fitted DataFrame's column names, or
+            ``x0, x1, ...``.
+
+        Returns
+        -------
+        ndarray of str
+            One name per selected feature.
+        """
         check_is_fitted(self, "selected_")
         return _check_feature_names_in(self, input_features)[self.selected_]
 
