@@ -186,7 +186,10 @@ def claim_cases(all_runs: pd.DataFrame, synthetic: pd.DataFrame, ratios: dict, *
              artificial_cases(synthetic),
              member_cases(selected, synthetic, ratios, synthetic_members),
              resplit_cases(replay, ratios, "replay-best-on-every-set")]
-    return pd.concat(parts, ignore_index=True)
+    cases = pd.concat([part for part in parts if not part.empty] or parts[:1],
+                      ignore_index=True)
+    numbers = ["effect", "ci_low", "ci_high", "p_value"]
+    return cases.astype(dict.fromkeys(numbers, float))
 
 
 def _case_row(claim_id, case, dataset, rival, parameters, cdvse, rival_value) -> dict:
