@@ -10,10 +10,13 @@ Everything is read from what the notebooks wrote, nothing is recomputed, so
 
 * the executed notebook's papermill metadata: time, and whether (and where) it failed;
 * ``settings.json`` (mode, seed and the skipped datasets), ``verdict.md``;
-* ``claims.csv``: one row per claim with the columns of
-  :data:`~milab_widgets.evaluation.claim_tests.CLAIM_COLUMNS` (effect, 95 % interval,
-  p-value, verdict, test, n), and ``claim_cases.csv`` beside it, the same per case; a paper
-  whose ``claims.csv`` lacks those columns is reported as not yet tested statistically;
+* ``claims.csv`` in the catalogue's format (:data:`~milab_widgets.claims.CATALOGUE_COLUMNS`:
+  one row per claim of the paper's catalogue with its source, scope, origin, ``reproduced``
+  ("k of n"), verdict, effect, 95 % interval, Holm-adjusted p-value and ``noise``, what the
+  interval covers), and ``claim_cases.csv`` beside it, the tests per case. The paper's own
+  claims lead, the project's added checks follow under their own heading; claims the data
+  could not test are counted apart, as are exact checks. A ``claims.csv`` of the older
+  format (without those columns) is refused, with the command that regenerates it;
 * the tables and chart each paper declares in :data:`HEADLINES`.
 
 The one thing the report draws itself is each paper's forest plot of its claims
@@ -31,7 +34,15 @@ from pathlib import Path
 import pandas as pd
 
 from milab_widgets.atomic import write_text_atomically
-from milab_widgets.evaluation.claim_summary import exact_text, verdict_counts
+from milab_widgets.charts.verdicts import effect_text, interval_text, is_ratio
+from milab_widgets.claims.catalogue import CATALOGUE_COLUMNS
+from milab_widgets.claims.catalogue import NOT_TESTED as UNTESTED
+from milab_widgets.evaluation.claim_summary import (
+    CLAIM_TABLE_COLUMNS,
+    exact_text,
+    is_exact,
+    verdict_counts,
+)
 from milab_widgets.evaluation.claim_tests import CLAIM_COLUMNS, VERDICTS
 from milab_widgets.exceptions import InputError
 from milab_widgets.markup import (
@@ -182,30 +193,94 @@ def read_notebook(path: Path) -> dict:
 
 
 def read_table(folder: Path, stem: str) -> pd.DataFrame:
-    """``<folder>/<stem>.csv``, or an empty table when there is none."""
+    """``<folder>/<stem>.csv``, or an empty table when there is none (or it has no
+    columns: a table written with no rows)."""
     path = folder / f"{stem}.csv"
-    return pd.read_csv(path) if path.is_file() else pd.DataFrame()
+    try:
+        return pd.read_csv(path) if path.is_file() else pd.DataFrame()
+    except pd.errors.EmptyDataError:
+        return pd.DataFrame()
+
+
+def not_run_reason(result: PaperResult) -> str:
+    """Why one of a paper's tables has no rows, as a sentence."""
+    if result.skipped:
+        return (f"the datasets it needs were skipped ({', '.join(result.skipped)}; see "
+                "Skipped datasets below).")
+    if result.quick:
+        return (f"the quick protocol does not run it; `milab reproduce {result.paper} --full` "
+                "does.")
+    return "the run wrote no rows for it."
 
 
 # -- claims ----------------------------------------------------------------------------------
-NOT_TESTED = "not yet tested statistically"
+#: The catalogue's own columns, whose absence marks a claims.csv of the older format.
+CATALOGUE_ONLY = [c for c in CATALOGUE_COLUMNS if c not in CLAIM_TABLE_COLUMNS]
+#: The two kinds of claim, in the report's order, and their headings.
+ORIGINS = {"paper": "The paper's claims", "project": "The project's added checks"}
 
 
-def tested(claims: pd.DataFrame) -> bool:
-    """Whether a claims table carries the statistical columns (effect, interval, verdict)."""
-    return set(CLAIM_COLUMNS) <= set(claims.columns)
+def is_catalogue(claims: pd.DataFrame) -> bool:
+    """Whether a claims table is in the catalogue's format (every catalogue column)."""
+    return set(CATALOGUE_COLUMNS) <= set(claims.columns)
 
 
-def counts_text(claims: pd.DataFrame, legend: bool = False) -> str:
-    """``"supported · contradicted · inconclusive"`` counts of a claims table's statistical
-    tests (followed by those words when ``legend``), then its exact checks apart
-    (``"; exact checks: 2 hold, 1 fails"``, see
-    :mod:`milab_widgets.evaluation.claim_summary`), or why not."""
-    if not tested(claims):
-        return NOT_TESTED if len(claims) else ""
-    counts = verdict_counts(claims)
-    words = f" ({' · '.join(VERDICTS)})" if legend else ""
-    return " · ".join(str(counts[word]) for word in VERDICTS) + words + _exact_part(counts)
+def old_format_message(paper: str, claims: pd.DataFrame) -> str:
+    """Why a paper's claims are not shown: its claims.csv predates the catalogue."""
+    missing = [c for c in CATALOGUE_ONLY if c not in claims.columns]
+    return (f"{paper}'s claims.csv is in the old format (it lacks the catalogue's columns "
+            f"{', '.join(missing)}), so the report does not read it. Regenerate it with "
+            f"`milab reproduce {paper}` (add `--full` for the paper's protocol).")
+
+
+def plural(count: int, word: str, many: str | None = None) -> str:
+    """"1 claim", "2 claims" ("1 check holds" style words pass ``many``)."""
+    return f"{count} {word if count == 1 else many or word + 's'}"
+
+
+def claim_counts(claims: pd.DataFrame) -> dict[str, int]:
+    """A catalogue table's counts: ``claims``; ``not tested``; among the tested claims
+    ``tested``, ``yes``, ``partly``, ``no`` (reproduced); the statistical verdicts; exact
+    checks that ``hold`` and ``fail``."""
+    tested_rows = claims[claims.reproduced != UNTESTED]
+    reproduced = tested_rows.reproduced.value_counts()
+    return {"claims": len(claims), "not tested": len(claims) - len(tested_rows),
+            "tested": len(tested_rows),
+            **{word: int(reproduced.get(word, 0)) for word in ("yes", "partly", "no")},
+            **verdict_counts(tested_rows)}
+
+
+def reproduced_text(counts: dict[str, int]) -> str:
+    """"4 of 11 (2 more partly)" or "—" when none was tested."""
+    if not counts["tested"]:
+        return "—"
+    partly = f" (+{counts['partly']} partly)" if counts["partly"] else ""
+    return f"{counts['yes']} of {counts['tested']}{partly}"
+
+
+def verdicts_text(counts: dict[str, int]) -> str:
+    """"2 · 3 · 4" (supported · contradicted · inconclusive), then the exact checks apart."""
+    text = " · ".join(str(counts[word]) for word in VERDICTS)
+    return text + _exact_part(counts)
+
+
+def counts_sentence(counts: dict[str, int], noun: str = "claim") -> str:
+    """The counts of one origin's claims as a sentence."""
+    if not counts["claims"]:
+        return f"No {noun}s."
+    statistical = sum(counts[word] for word in VERDICTS)
+    parts = [f"Our data reproduce **{counts['yes']} of {plural(counts['tested'], noun)}** "
+             f"tested" + (f" ({counts['partly']} more partly, on some of their cases)"
+                          if counts["partly"] else "")] if counts["tested"] else []
+    if statistical:
+        parts.append(", ".join(f"**{counts[word]} {word}**" for word in VERDICTS)
+                     + f" of {plural(statistical, noun)} tested statistically")
+    if counts["hold"] + counts["fail"]:
+        parts.append(exact_text(counts))
+    if counts["not tested"]:
+        parts.append(f"{counts['not tested']} not tested (the data it needs is missing: "
+                     "see each row)")
+    return "; ".join(parts) + "."
 
 
 def _exact_part(counts: dict[str, int]) -> str:
@@ -213,40 +288,79 @@ def _exact_part(counts: dict[str, int]) -> str:
 
 
 def claim_rows(claims: pd.DataFrame) -> pd.DataFrame:
-    """A claims table for reading: claim, effect, 95 % interval, p-value, verdict, test, n,
-    and what else the paper records (case names, per-case counts) after."""
-    extra = [c for c in claims.columns if c not in CLAIM_COLUMNS]
+    """A catalogue table for reading, one row per claim: the claim, where the paper makes
+    it, its scope, reproduced (k of n), verdict, effect and 95 % interval (ratios as "x",
+    a threshold or margin beside the effect, "—" for none), p and Holm's p, what the
+    interval covers, and the test."""
+    ratio, exact = is_ratio(claims), is_exact(claims)
+    untested = claims.reproduced == UNTESTED
     return pd.DataFrame({
-        "claim": claims.claim, "effect": claims.effect.map(number),
-        "95 % interval": [f"[{number(low)}, {number(high)}]"
-                          for low, high in zip(claims.ci_low, claims.ci_high)],
-        "p": claims.p_value.map(lambda p: "" if pd.isna(p) else f"{p:.2g}"),
-        "verdict": claims.verdict, "test": claims.test, "n": claims.n,
-    }).join(readable(claims[extra]))
+        "claim": claims.claim, "source": claims.source, "scope": claims.scope,
+        "reproduced": [UNTESTED if missing else f"{word} ({cases})" for word, cases, missing
+                       in zip(claims.reproduced, claims.reproduced_cases, untested)],
+        "verdict": claims.verdict.where(~untested, "—"),
+        "effect": [_effect_cell(row, r, e) for row, r, e
+                   in zip(claims.to_dict("records"), ratio, exact)],
+        "95 % interval": [interval_text(low, high, r, e) for low, high, r, e
+                          in zip(claims.ci_low, claims.ci_high, ratio, exact)],
+        "p": claims.p_value.map(p_text), "p (Holm)": claims.p_adjusted.map(p_text),
+        "interval covers": claims.noise.fillna("—"),
+        "test": claims.test,
+    }, index=claims.index)
+
+
+def _effect_cell(row: dict, ratio: bool, exact: bool) -> str:
+    """The effect, with the value it is read against when that is neither 0 nor 1."""
+    if row["reproduced"] == UNTESTED:
+        return "—"
+    text = effect_text(row["effect"], ratio)
+    if exact:
+        return f"margin {text}"
+    if row["scope"] == "equivalent" and pd.notna(row["margin"]):
+        return f"{text} (within ±{row['margin']:g})"
+    if pd.notna(row["null"]) and row["null"] not in (0.0, 1.0):
+        return f"{text} (against {row['null']:g})"
+    return text
+
+
+def p_text(p) -> str:
+    return "—" if pd.isna(p) else f"{p:.2g}"
 
 
 def number(value) -> str:
-    """4 significant digits; infinite bounds as ±∞, missing ones blank."""
+    """4 significant digits; infinite bounds as ±∞ (written as in the verdicts: "-∞",
+    "+∞"), missing ones "—"."""
     if pd.isna(value):
-        return ""
+        return "—"
     if value in (float("inf"), float("-inf")):
-        return "+∞" if value > 0 else "−∞"
+        return "+∞" if value > 0 else "-∞"
     return f"{value:.4g}"
 
 
+#: Forest-plot panels by scope: claims of one panel share a unit.
+PANELS = {"faster": "speed-up (x; 1 = as fast)", "exact": "exact checks: margin (>= 0 holds)",
+          "equivalent": "spread or difference (within ± the margin)",
+          "above threshold": "level or gain (dashed tick: the threshold)",
+          "best rank": "average-rank gap (ranks)"}
+
+
 def forest_plot(result: PaperResult, output: Path) -> Path:
-    """Draw the paper's claims as a forest plot into ``<output>/verdicts/<paper>.png``
-    (a panel per test, and per metric when the claims name one, when they mix several:
-    their effects have different units)."""
+    """Draw the tested claims as a forest plot into ``<output>/verdicts/<paper>.png``: a
+    panel per kind of quantity (:data:`PANELS`; differences per metric when the claims name
+    one), each row against its own null; the project's checks are marked "(project)"."""
     import altair as alt
 
     from milab_widgets.charts.theme import THEME_NAME, save_chart
     from milab_widgets.charts.verdicts import forest_chart
 
-    claims = result.claims.assign(panel=lambda t: t.test + (" · " + t.metric.astype(str)
-                                                             if "metric" in t else ""))
+    claims = result.claims[result.claims.reproduced != UNTESTED]
+    metric = (" · " + claims.metric.astype(str)) if "metric" in claims else ""
+    claims = claims.assign(
+        label=claims.id + claims.origin.map({"paper": "", "project": " (project)"}),
+        panel=claims.scope.map(PANELS).fillna("difference (0 = no effect)" + metric))
     facet = "panel" if claims.panel.nunique() > 1 else None
-    chart = forest_chart(claims, facet=facet, title=f"{result.paper}: the paper's claims",
+    chart = forest_chart(claims, label="label", facet=facet,
+                         title=f"{result.paper}: the paper's claims and the project's checks",
                          effect_title="effect, 95 % interval (favours the claim →)")
     with alt.theme.enable(THEME_NAME):
         path, = save_chart(chart, output / "verdicts" / result.paper, formats=("png",))
@@ -311,11 +425,16 @@ def report_blocks(results: list[PaperResult], output_label: str) -> list:
              "paper's numbers, its main chart and the datasets it had to skip. Times are "
              "the notebooks' last executions, which reuse the results cached in "
              "`<paper>/cache/` by earlier runs."),
-        Table(summary_table(results), "Claims: the paper's claims tested over the datasets; "
-              "cases: the same claims per dataset (and classifier or rival). A verdict reads "
-              "the 95 % interval of the effect only: supported (it excludes no effect in the "
-              "claimed direction), contradicted (it excludes it the other way), inconclusive "
-              "(it covers no effect)."),
+        Table(summary_table(results), "Reproduced: of the paper's claims our data could "
+              "test, how many our point estimates repeat at the claim's own scope (on every "
+              "case, on average, above a threshold...), with those that hold on only some "
+              "of their cases as partly. Verdicts (supported · contradicted · inconclusive) "
+              "read each claim's 95 % interval at that scope, confirmed by Holm's correction "
+              "within the paper's claims: supported when it lies on the claim's side of the "
+              "null, contradicted when on the other, inconclusive when it covers it. Exact "
+              "checks (no sampling) hold or fail and are counted apart, as are claims the "
+              "data could not test. The project's added checks are not the paper's claims "
+              "and are counted in their own column."),
     ]
     if absent:
         blocks.append(Text(f"Not in this folder: {', '.join(absent)} (run "
@@ -325,22 +444,39 @@ def report_blocks(results: list[PaperResult], output_label: str) -> list:
     return blocks
 
 
+SUMMARY_COLUMNS = ["paper", "status", "mode", "seed", "paper's claims reproduced",
+                   "paper's claims: supported · contradicted · inconclusive",
+                   "paper's claims not tested",
+                   "project's checks: supported · contradicted · inconclusive", "time",
+                   "skipped"]
+
+
 def summary_table(results: list[PaperResult]) -> pd.DataFrame:
     rows = []
     for result in results:
-        claims = result.claims if result.ok else None
-        rows.append({
-            "paper": f"[{result.paper}](#{result.paper})",
-            "status": "ok" if result.ok else "failed",
-            "mode": mode(result.quick), "seed": "" if result.seed is None else result.seed,
-            "claims (supported · contradicted · inconclusive)":
-                "" if claims is None else counts_text(claims),
-            "cases (supported · contradicted · inconclusive)":
-                "" if claims is None or not tested(result.cases) else counts_text(result.cases),
-            "time": duration(result.seconds),
-            "skipped": ", ".join(result.skipped) or "none",
-        })
-    return pd.DataFrame(rows)
+        rows.append({"paper": f"[{result.paper}](#{result.paper})",
+                     "status": "ok" if result.ok else "failed", "mode": mode(result.quick),
+                     "seed": "" if result.seed is None else result.seed,
+                     **_summary_counts(result), "time": duration(result.seconds),
+                     "skipped": ", ".join(result.skipped) or "none"})
+    return pd.DataFrame(rows, columns=SUMMARY_COLUMNS)
+
+
+def _summary_counts(result: PaperResult) -> dict[str, str]:
+    """The summary's claim cells of one paper: blank when it failed or wrote no claims,
+    a pointer to its section when its claims.csv is of the old format."""
+    columns = SUMMARY_COLUMNS[4:8]
+    claims = result.claims
+    if not result.ok or claims.empty:
+        return dict.fromkeys(columns, "")
+    if not is_catalogue(claims):
+        return {columns[0]: "old claims.csv: rerun `milab reproduce " + result.paper + "`",
+                **dict.fromkeys(columns[1:], "")}
+    paper = claim_counts(claims[claims.origin == "paper"])
+    project = claim_counts(claims[claims.origin == "project"])
+    return {columns[0]: reproduced_text(paper), columns[1]: verdicts_text(paper),
+            columns[2]: str(paper["not tested"]),
+            columns[3]: verdicts_text(project) if project["claims"] else "none"}
 
 
 def paper_blocks(result: PaperResult, output_label: str) -> list:
@@ -358,7 +494,7 @@ def paper_blocks(result: PaperResult, output_label: str) -> list:
     if spec.note:
         blocks.append(Text(f"*{spec.note}*"))
     blocks += claim_blocks(result)
-    blocks += [Heading(3, "Regenerated tables")] + headline_blocks(result.folder, spec)
+    blocks += [Heading(3, "Regenerated tables")] + headline_blocks(result, spec)
     blocks += chart_blocks(result, spec) + skipped_blocks(result.skipped)
     return blocks + settings_blocks(result.settings)
 
@@ -377,39 +513,57 @@ def run_line(result: PaperResult, output_label: str) -> str:
 
 
 def claim_blocks(result: PaperResult) -> list:
-    """The claims with effect, interval, p-value and verdict, their counts, the forest plot
-    and the per-case table (or the old table, flagged, when it is not yet statistical)."""
+    """The paper's claims, then the project's checks, each with its counts and a row per
+    claim; the forest plot; the per-case tests. An old-format claims.csv is refused with
+    the command that regenerates it."""
     claims, cases = result.claims, result.cases
-    blocks = [Heading(3, "The paper's claims on our runs")]
     if claims.empty:
-        return blocks + [Text("No claim could be checked: the datasets it needs were skipped.")]
-    if not tested(claims):
-        return blocks + [Text(f"*This paper's claims are {NOT_TESTED}* (its `claims.csv` has "
-                              f"no {', '.join(CLAIM_COLUMNS[1:6])} columns): the checks "
-                              "below are point comparisons."),
-                         Details(f"Every check ({len(claims)})", (Table(readable(claims)),))]
-    counts = verdict_counts(claims)
-    statistical = sum(counts[word] for word in VERDICTS)
-    blocks += [Text(", ".join(f"**{counts[word]} {word}**" for word in VERDICTS)
-                    + (f" of {statistical} claims tested statistically{_exact_part(counts)}."
-                       if statistical < len(claims) else f" of {len(claims)} claims.")),
-               Table(claim_rows(claims)),
-               Image(f"verdicts/{result.paper}.png", f"{result.paper}: forest plot of the "
-                     "claims")]
-    if tested(cases) and len(cases):
-        blocks.append(Details(f"Every case ({len(cases)}): {counts_text(cases, legend=True)}",
-                              (Table(claim_rows(cases)),)))
+        return [Heading(3, ORIGINS["paper"]),
+                Text("No claim could be checked: the datasets it needs were skipped.")]
+    if not is_catalogue(claims):
+        return [Heading(3, ORIGINS["paper"]),
+                Text(f"**Not shown**: {old_format_message(result.paper, claims)}")]
+    blocks = []
+    for origin, heading in ORIGINS.items():
+        chosen = claims[claims.origin == origin]
+        if chosen.empty:
+            continue
+        noun = "claim" if origin == "paper" else "check"
+        blocks += [Heading(3, heading), Text(counts_sentence(claim_counts(chosen), noun)),
+                   Table(claim_rows(chosen))]
+    if (claims.reproduced != UNTESTED).any():
+        blocks.append(Image(f"verdicts/{result.paper}.png",
+                            f"{result.paper}: forest plot of the claims"))
+    if len(cases) and {"verdict", "test"} <= set(cases.columns):
+        blocks.append(Details(f"Every case ({len(cases)}): {' · '.join(VERDICTS)} = "
+                              f"{verdicts_text(verdict_counts(cases))}",
+                              (Table(case_rows(cases)),)))
     return blocks
 
 
-def headline_blocks(folder: Path, spec: PaperSpec) -> list:
+def case_rows(cases: pd.DataFrame) -> pd.DataFrame:
+    """The per-case tests for reading: the claim (by id when the table has one), the case's
+    keys, effect, interval, p, verdict, test and n, and what else it records."""
+    ratio, exact = is_ratio(cases), is_exact(cases)
+    extra = [c for c in cases.columns if c not in (*CLAIM_COLUMNS, "id")]
+    return pd.DataFrame({
+        "claim": cases["id"] if "id" in cases else cases.claim,
+        "effect": [effect_text(v, r) for v, r in zip(cases.effect, ratio)],
+        "95 % interval": [interval_text(low, high, r, e) for low, high, r, e
+                          in zip(cases.ci_low, cases.ci_high, ratio, exact)],
+        "p": cases.p_value.map(p_text), "verdict": cases.verdict, "test": cases.test,
+        "n": cases.n,
+    }, index=cases.index).join(readable(cases[extra]))
+
+
+def headline_blocks(result: PaperResult, spec: PaperSpec) -> list:
+    """The paper's headline tables; one that was not written, or has no rows, is named
+    with why it was not run instead of being shown as a result."""
     blocks = []
     for headline in spec.tables:
-        path = folder / f"{headline.stem}.csv"
-        table = readable(pd.read_csv(path)) if path.is_file() else None
-        if table is None or table.empty:
-            blocks.append(Text(f"*{headline.caption}*: not regenerated (its datasets were "
-                               "skipped)."))
+        table = readable(read_table(result.folder, headline.stem))
+        if table.empty:
+            blocks.append(Text(f"*{headline.caption}*: not run: {not_run_reason(result)}"))
         elif headline.collapsed:
             blocks.append(Details(headline.caption, (Table(table),)))
         else:
@@ -426,8 +580,17 @@ def chart_blocks(result: PaperResult, spec: PaperSpec) -> list:
 
 
 def skipped_blocks(skipped: dict[str, str]) -> list:
-    lines = "\n".join(f"- **{name}**: {reason}" for name, reason in skipped.items())
+    lines = "\n".join(f"- **{name}**: {sentence(reason)}" for name, reason in skipped.items())
     return [Heading(3, "Skipped datasets"), Text(lines or "None: every dataset was available.")]
+
+
+def sentence(text: str) -> str:
+    """``text`` as a sentence: a capital first letter and a closing full stop."""
+    text = " ".join(str(text).split())
+    if not text:
+        return text
+    text = text[0].upper() + text[1:]
+    return text if text.endswith((".", "!", "?")) else text + "."
 
 
 def settings_blocks(settings: dict) -> list:
@@ -449,7 +612,8 @@ def build_report(output, errors: Mapping[str, str] | None = None) -> tuple[Path,
                          f"run `milab reproduce --all --output {output}` first.")
     results = [read_result(folder, paper, errors.get(paper)) for paper in papers]
     for result in results:
-        if result.ok and tested(result.claims) and len(result.claims):
+        claims = result.claims
+        if result.ok and is_catalogue(claims) and (claims.reproduced != UNTESTED).any():
             forest_plot(result, folder)
     blocks = report_blocks(results, str(output))
     markdown, page = folder / "REPORT.md", folder / "REPORT.html"

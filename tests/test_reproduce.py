@@ -15,12 +15,14 @@ import pytest
 from milab_widgets import cli, notebook_run, reproduce
 from milab_widgets.experiments.tables import write_tables
 from milab_widgets.markup import Table, Text, markdown_table, to_html
+from milab_widgets.evaluation.claim_summary import verdict_counts
 from milab_widgets.report import (
     PaperResult,
     build_report,
+    claim_counts,
     claim_rows,
-    counts_text,
     reproduce_commands,
+    verdicts_text,
 )
 from milab_widgets.papers import KERNEL_LOG, PAPERS
 
@@ -56,7 +58,13 @@ INTH_CLAIMS = {"claim": ["intH more accurate than minH", "intH more accurate tha
                "effect": [-0.0075, 0.1212], "ci_low": [-0.03, -np.inf],
                "ci_high": [0.0067, np.inf], "p_value": [0.3125, 0.0625],
                "verdict": ["inconclusive", "inconclusive"], "test": "wilcoxon", "n": [6, 5],
-               "cases_supported": [0, 4]}
+               "cases": [12, 10], "cases_supported": [0, 4], "cases_contradicted": [0, 0],
+               "cases_inconclusive": [12, 6], "id": ["beats-minH", "beats-adaH"],
+               "origin": ["paper", "project"], "source": ["§4, Table 3", "the project"],
+               "scope": "on average", "reproduced": ["no", "yes"],
+               "reproduced_cases": ["2 of 6", "4 of 5"], "null": 0.0, "margin": np.nan,
+               "p_adjusted": [0.3125, 0.0625], "verdict_unadjusted": "inconclusive",
+               "noise": "outer folds of one cross-validation"}
 INTH_CASES = {"claim": ["intH more accurate than adaH"] * 2, "effect": [0.2550000001, 0.02],
               "ci_low": [0.1619, -0.05], "ci_high": [0.3481, 0.09], "p_value": [0.0002, 0.6],
               "verdict": ["supported", "inconclusive"], "test": "corrected resampled t",
@@ -78,58 +86,71 @@ def two_papers(tmp_path):
     return tmp_path
 
 
-def test_claim_rows_show_effect_interval_p_and_verdict_and_count_them():
+def test_claim_rows_show_scope_reproduced_verdict_effect_interval_and_noise():
     rows = claim_rows(pd.DataFrame(INTH_CLAIMS))
-    assert list(rows.columns) == ["claim", "effect", "95 % interval", "p", "verdict", "test",
-                                  "n", "cases_supported"]
-    assert rows.iloc[0, :5].tolist() == ["intH more accurate than minH", "-0.0075",
-                                         "[-0.03, 0.0067]", "0.31", "inconclusive"]
-    assert rows.loc[1, "95 % interval"] == "[−∞, +∞]"
-    assert counts_text(pd.DataFrame(INTH_CASES)) == "1 · 0 · 1"
-    assert counts_text(pd.DataFrame(CDVSE_CLAIMS)) == "not yet tested statistically"
+    assert list(rows.columns) == ["claim", "source", "scope", "reproduced", "verdict", "effect",
+                                  "95 % interval", "p", "p (Holm)", "interval covers", "test"]
+    assert rows.iloc[0].tolist() == [
+        "intH more accurate than minH", "§4, Table 3", "on average", "no (2 of 6)",
+        "inconclusive", "-0.0075", "[-0.03, +0.0067]", "0.31", "0.31",
+        "outer folds of one cross-validation", "wilcoxon"]
+    assert rows.loc[1, "95 % interval"] == "[-∞, +∞]"
+    assert verdicts_text(verdict_counts(pd.DataFrame(INTH_CASES))) == "1 · 0 · 1"
 
 
 def test_exact_checks_are_counted_apart_from_the_statistical_verdicts(tmp_path):
     exact = "exact check (no sampling): worst of 4 cases"
     claims = {**INTH_CLAIMS, "claim": ["a", "b"], "test": ["wilcoxon", exact],
-              "verdict": ["supported", "contradicted"], "ci_low": [0.1, np.nan],
-              "ci_high": [0.2, np.nan]}
-    assert counts_text(pd.DataFrame(claims)) == "1 · 0 · 0; exact checks: 0 hold, 1 fails"
+              "origin": "paper", "verdict": ["supported", "contradicted"],
+              "ci_low": [0.1, np.nan], "ci_high": [0.2, np.nan], "scope": ["on average", "exact"]}
+    counts = claim_counts(pd.DataFrame(claims))
+    assert verdicts_text(counts) == "1 · 0 · 0; exact checks: 0 hold, 1 fails"
     write_paper(tmp_path, "intH", claims)
     markdown, _ = build_report(tmp_path)
-    assert ("**1 supported**, **0 contradicted**, **0 inconclusive** of 1 claims tested "
+    assert ("**1 supported**, **0 contradicted**, **0 inconclusive** of 1 claim tested "
             "statistically; exact checks: 0 hold, 1 fails.") in markdown.read_text()
-    assert counts_text(pd.DataFrame(claims), legend=True) == (
-        "1 · 0 · 0 (supported · contradicted · inconclusive); exact checks: 0 hold, 1 fails")
+    assert "| margin -0.1212 | — (exact check, no sampling) |" not in markdown.read_text()
+    assert "| margin +0.1212 | — (exact check, no sampling) |" in markdown.read_text()
 
 
 def test_report_shows_claims_paper_numbers_chart_and_skips_in_markdown_and_html(two_papers):
     (two_papers / "intH" / "table3.png").write_bytes(b"png")
     markdown, page = build_report(two_papers)
     md, html = markdown.read_text(), page.read_text()
-    assert ("| intH more accurate than minH | -0.0075 | [-0.03, 0.0067] | 0.31 | inconclusive "
-            "| wilcoxon | 6 | 0 |") in md
-    assert "**0 supported**, **0 contradicted**, **2 inconclusive** of 2 claims." in md
+    assert ("| intH more accurate than minH | §4, Table 3 | on average | no (2 of 6) | "
+            "inconclusive | -0.0075 | [-0.03, +0.0067] | 0.31 | 0.31 | outer folds of one "
+            "cross-validation | wilcoxon |") in md
+    # the paper's claims first, the project's checks under their own heading
+    paper, project = md.index("### The paper's claims"), md.index("### The project's added")
+    assert paper < md.index("intH more accurate than minH |") < project \
+        < md.index("intH more accurate than adaH |")
+    assert ("Our data reproduce **0 of 1 claim** tested; **0 supported**, **0 contradicted**, "
+            "**1 inconclusive** of 1 claim tested statistically.") in md
     assert '<td class="inconclusive">inconclusive</td>' in html
     assert '<td class="supported">supported</td>' in html  # a case, in the details
-    assert "Every case (2): 1 · 0 · 1" in md and "0.255 " in md  # rounded case effect
+    assert "Every case (2): supported · contradicted · inconclusive = 1 · 0 · 1" in md
+    assert "+0.255 " in md  # rounded case effect
     # the forest plot is drawn from claims.csv, into the report's own folder
     assert (two_papers / "verdicts" / "intH.png").stat().st_size > 1000
     assert "[![intH: forest plot of the claims](verdicts/intH.png)]" in md
     assert not (two_papers / "verdicts" / "CDVSE.png").exists()
-    assert "*This paper's claims are not yet tested statistically*" in md
+    # an old-format claims.csv is refused, with the command that regenerates it
+    assert ("**Not shown**: CDVSE's claims.csv is in the old format (it lacks the "
+            "catalogue's columns id, origin, source, scope") in md
+    assert "Regenerate it with `milab reproduce CDVSE`" in md
     for text in (md, html):
         assert "95.16 ± 1.41" in text and "82.20 ± 3.88" in text  # paper's and ours
         assert "0.924" in text and "0.88" in text and "0.8800000000000001" not in text
-        assert "0.6525" in text  # a measured value of the old-style claims table
+        assert "0.6525" not in text  # the old-format claims are not shown as results
         assert "verdict of intH" in text and "verdict of CDVSE" in text
         assert "milab fetch fox" in text
         assert "1 min 15 s" in text and "12 s" in text
+    assert "- **fox**: Dataset 'fox' is not available. Fix: run `milab fetch fox`." in md
     summary = [line for line in md.splitlines() if line.startswith("| [")]
     assert summary == [
-        "| [intH](#intH) | ok | quick | 0 | 0 · 0 · 2 | 1 · 0 · 1 | 12 s | fox |",
-        "| [CDVSE](#CDVSE) | ok | quick | 0 | not yet tested statistically |  | 1 min 15 s "
-        "| none |"]
+        "| [intH](#intH) | ok | quick | 0 | 0 of 1 | 0 · 0 · 1 | 0 | 0 · 0 · 1 | 12 s | fox |",
+        "| [CDVSE](#CDVSE) | ok | quick | 0 | old claims.csv: rerun `milab reproduce CDVSE` "
+        "|  |  |  | 1 min 15 s | none |"]
     assert "[![intH: table3](intH/table3.png)](intH/table3.png)" in md
     assert '<img src="intH/table3.png"' in html
     assert "`milab reproduce intH CDVSE --output " in md

@@ -94,7 +94,8 @@ def every_case(cases: pd.DataFrame, *, null: float = 0.0) -> dict:
         result = "supported" if (cases.verdict == "supported").all() else "inconclusive"
     return {"effect": float(worst.effect), "ci_low": float(worst.ci_low),
             "ci_high": float(worst.ci_high), "p_value": p, "verdict": result,
-            "test": f"intersection-union over {len(cases)} cases (worst case shown; "
+            "test": f"intersection-union over {len(cases)} case{'s' * (len(cases) != 1)} "
+                    "(worst case shown; "
                     "Holm within the claim against it)", "n": len(cases), "null": null}
 
 

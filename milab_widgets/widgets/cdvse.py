@@ -91,7 +91,7 @@ class CDVSEPanel(AsCode, Panel):
         # each sub-tab is a view with its own status line, stale note and error
         self.uci = self.add_view("UCI table", uci, lambda: self.uci_table is not None)
         self.children = (self.header, self.controls, self.outputs)
-        playground.children = (*self.view.parts(), *playground.children)
+        playground.children = (*self.status_area.parts(), *playground.children)
         uci.children = (*self.uci.parts(), *uci.children)
         for control in (self.dataset, self.zeta, self.C, self.M, self.sigma, self.lam,
                         self.gamma_l1, self.seed):
