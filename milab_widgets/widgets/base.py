@@ -29,6 +29,7 @@ import vl_convert
 from IPython.display import display
 
 from milab_widgets.exceptions import InputError
+from milab_widgets.widgets.entries import NumberBox, typed_sliders
 from milab_widgets.widgets.papers import paper_header
 
 __all__ = ["Panel", "StatusArea", "dataset_choices", "ranged_int", "show_chart_image", "show_objects",
@@ -229,10 +230,10 @@ class Panel(widgets.VBox):
     ----------
     header : ipywidgets.HTML
         The title.
-    view : StatusArea
+    status_area : StatusArea
         The main view's status line, stale note and error (``status``, ``stale``,
         ``error`` and ``last_error`` are its own, as attributes of the panel).
-    views : dict of str to StatusArea
+    status_areas : dict of str to StatusArea
         Every view's area: "main" and the sub-views added.
     controls, outputs : ipywidgets.VBox
         Containers of the widgets given.
@@ -252,12 +253,13 @@ class Panel(widgets.VBox):
         self.header = widgets.HTML(paper_header(paper, title) if paper
                                    else f"<h3>{html.escape(title)}</h3>")
         self.controls = widgets.VBox(list(controls))
+        typed_sliders(self.controls)  # typed slider values are reported, never clamped silently
         self.outputs = widgets.VBox(list(outputs))
-        self.view = StatusArea(self.controls, lambda: self.has_results(), self._claimed_boxes)
-        self.views = {"main": self.view}
-        self.status, self.stale, self.error = self.view.status, self.view.stale, self.view.error
+        self.status_area = StatusArea(self.controls, lambda: self.has_results(), self._claimed_boxes)
+        self.status_areas = {"main": self.status_area}
+        self.status, self.stale, self.error = self.status_area.status, self.status_area.stale, self.status_area.error
         super().__init__(
-            [self.header, *self.view.parts(), self.controls, self.outputs], **kwargs)
+            [self.header, *self.status_area.parts(), self.controls, self.outputs], **kwargs)
         for control in _ranged_inputs(self.controls):
             control.observe(lambda change: self.view_of(change["owner"]).check_range(
                 change["owner"]), "value")
@@ -267,26 +269,26 @@ class Panel(widgets.VBox):
         error: place its ``parts()`` at the top of the view; its actions run in its
         ``working``. The number boxes under ``root`` are its own."""
         area = StatusArea(root, has_results)
-        self.views[name] = area
+        self.status_areas[name] = area
         return area
 
     def view_of(self, control) -> StatusArea:
         """The area whose view holds ``control`` (any widget under it)."""
-        return next((area for name, area in self.views.items() if name != "main"
-                     and _holds(area.root, control)), self.view)
+        return next((area for name, area in self.status_areas.items() if name != "main"
+                     and _holds(area.root, control)), self.status_area)
 
     def _claimed_boxes(self) -> list:
-        return [box for name, area in self.views.items() if name != "main"
+        return [box for name, area in self.status_areas.items() if name != "main"
                 for box in _ranged_inputs(area.root)]
 
     @property
     def last_error(self) -> Exception | None:
         """The exception the main view's last action raised (None after a success)."""
-        return self.view.last_error
+        return self.status_area.last_error
 
     @last_error.setter
     def last_error(self, error: Exception | None) -> None:
-        self.view.last_error = error
+        self.status_area.last_error = error
 
     def _repr_mimebundle_(self, **kwargs):
         """The widget view, with a one-line plain-text note instead of the widget repr (what
@@ -298,27 +300,27 @@ class Panel(widgets.VBox):
     # -- the main view (see StatusArea) ---------------------------------------------------------
     def checked(self, control) -> int:
         """See :meth:`StatusArea.checked`."""
-        return self.view.checked(control)
+        return self.status_area.checked(control)
 
     def stale_when_changed(self, controls: Sequence, action: str = "Run",
                            view: StatusArea | None = None) -> None:
         """Mark the results of ``view`` (default: the main one) as stale as soon as any of
         ``controls`` changes."""
-        area = view or self.view
+        area = view or self.status_area
         for control in controls:
             control.observe(lambda _: area.mark_stale(action), "value")
 
     def mark_stale(self, action: str = "Run") -> None:
         """See :meth:`StatusArea.mark_stale`."""
-        self.view.mark_stale(action)
+        self.status_area.mark_stale(action)
 
     def mark_kept(self, view: str) -> None:
         """See :meth:`StatusArea.mark_kept`."""
-        self.view.mark_kept(view)
+        self.status_area.mark_kept(view)
 
     def mark_fresh(self, area: str | None = None) -> None:
         """See :meth:`StatusArea.mark_fresh`."""
-        self.view.mark_fresh(area)
+        self.status_area.mark_fresh(area)
 
     def has_results(self) -> bool:
         """Whether the panel shows results that inputs can make stale (panels override)."""
@@ -326,11 +328,11 @@ class Panel(widgets.VBox):
 
     def working(self, what: str):
         """See :meth:`StatusArea.working` (the main view's)."""
-        return self.view.working(what)
+        return self.status_area.working(what)
 
     def show_error(self, error: Exception) -> None:
         """See :meth:`StatusArea.show_error`."""
-        self.view.show_error(error)
+        self.status_area.show_error(error)
 
 
 def dataset_choices(table, preferred: Sequence[str] = ()) -> tuple[list[tuple[str, str]], str]:
@@ -371,12 +373,12 @@ def styled(frame, digits: int = 4):
     return frame.style.format(precision=digits, na_rep="—")
 
 
-def ranged_int(description: str, value: int, low: int, high: int, **kwargs) -> widgets.IntText:
+def ranged_int(description: str, value: int, low: int, high: int, **kwargs) -> NumberBox:
     """A whole-number box allowed from ``low`` to ``high``: a value outside is kept as typed
-    and reported by the panel (:meth:`Panel.checked`), never clamped silently."""
-    box = widgets.IntText(value=value, description=description, **kwargs)
-    box.allowed = (low, high)
-    return box
+    and reported by the panel (:meth:`Panel.checked`), never clamped silently; text that is
+    no whole number is refused with a note beside the box (:class:`~milab_widgets.widgets.
+    entries.NumberBox`)."""
+    return NumberBox(description, value, low, high, **kwargs)
 
 
 def widget_note(title: str) -> str:

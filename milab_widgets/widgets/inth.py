@@ -168,7 +168,7 @@ class IntHPanel(AsCode, Panel):
     def _on_alpha_mode(self, change) -> None:
         self.alpha.disabled = change["new"] == "nca"
         if change["new"] == "hand":
-            self.alpha.readout, self.alpha.description = True, "α value"
+            self._show_alpha_value(True)
 
     def _on_bag(self, _change) -> None:
         if self.held_out is not None:  # only after a run; choosing a bag alone costs little
@@ -276,7 +276,7 @@ class IntHPanel(AsCode, Panel):
             if self.alpha_mode.value == "nca":
                 alpha, value = tune_alpha_nca(d_min, d_max, y, sigma)
                 self.alpha.value = alpha
-                self.alpha.readout, self.alpha.description = True, "α value"
+                self._show_alpha_value(True)
             else:
                 alpha = self.alpha.value
                 value = nca_alpha_curve(d_min, d_max, y, sigma, [alpha])[0]
@@ -318,7 +318,13 @@ class IntHPanel(AsCode, Panel):
             view.clear()
         self.mark_fresh()
         if self.alpha_mode.value == "nca":  # the tuned α shown belonged to the old results
-            self.alpha.readout, self.alpha.description = False, "α (tuned by Run)"
+            self._show_alpha_value(False)
+
+    def _show_alpha_value(self, shown: bool) -> None:
+        """Show the α slider's value, or hide it while it is not the tuned α of the results
+        shown (NCA mode before Run)."""
+        self.alpha.description = "α value" if shown else "α (tuned by Run)"
+        self.alpha.entry.layout.visibility = "visible" if shown else "hidden"
 
     def _setting(self) -> str:
         citers = f", C = {self.citers.value}" if self.classifier.value == "citation-knn" else ""

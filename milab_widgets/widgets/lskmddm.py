@@ -37,6 +37,7 @@ from milab_widgets.experiments.lskmddm import (
 from milab_widgets.widgets import recipes
 from milab_widgets.widgets.as_code import AsCode
 from milab_widgets.widgets.base import Panel, dataset_choices, show_objects, show_table
+from milab_widgets.widgets.entries import tell
 from milab_widgets.widgets.live import LiveChart
 
 __all__ = ["LSkMDDMPanel"]
@@ -55,6 +56,9 @@ BRUSH_LEGEND = ("share inside = fraction of the brushed rows with the label; sha
 #: Added to the legend when some label never occurs among the held-out rows.
 ABSENT_LEGEND = (" Lift — : the label never occurs among the {} held-out rows (share of all "
                  "rows 0), so the ratio is undefined.")
+#: What the panel shows where the scatter and metrics go until Run.
+PRESS_RUN = ("Press <b>Run</b> to embed the held-out rows with the chosen method and score "
+             "ML-kNN on them (the scatter and the metrics appear here).")
 METRICS_LEGEND = ("macroAUC = macro-averaged area under the ROC curve ↑, macroF1 / microF1 = "
                   "macro- / micro-averaged F1 ↑, RL = ranking loss ↓, OE = one-error ↓, "
                   "CV = coverage ↓, AP = average precision ↑ (↑ higher is better, ↓ lower).")
@@ -116,7 +120,7 @@ class LSkMDDMPanel(AsCode, Panel):
         self.dataset.observe(lambda _: self.load(), "value")
         self.run_button.on_click(lambda _: self.run())
         self.time_button.on_click(lambda _: self.time())
-        self.label.observe(lambda _: self._redraw(), "value")
+        self.label.observe(lambda _: self._recolour(), "value")
         self.scatter_view.on_select("brush", self._on_brush)
         self.stale_when_changed([self.method, self.eta, self.dimension])
         self.load()
@@ -126,6 +130,7 @@ class LSkMDDMPanel(AsCode, Panel):
     def load(self) -> None:
         """Clear the previous dataset's results, load the dataset, draw the training /
         held-out split, list its labels."""
+        switched = self._data is not None
         self._clear()
         with self.working(f"loading {self.dataset.value}"):
             data = load_dataset(self.dataset.value)
@@ -136,13 +141,24 @@ class LSkMDDMPanel(AsCode, Panel):
             self._label_names = [name for name, keep in zip(data.label_names, kept) if keep]
             self.label.options = [(name, j) for j, name in enumerate(self._label_names)]
             self.label.value = 0
-            self.dimension.max = max(2, embedding_dimension(self._data[1]))
-            self.dimension.value = self.dimension.max
+            self._set_dimension(embedding_dimension(self._data[1]), switched)
             self.note.value = (f"<small>{len(train)} random training rows, {len(test)} held out "
                                f"(seed {SPLIT_SEED}); {self._data[4]} label(s) constant on the "
                                "training rows dropped. Brush the scatter to see the labels of "
                                "the rows inside.</small>")
             self.mark_fresh()
+
+    def _set_dimension(self, rank: int, switched: bool) -> None:
+        """Let the dimension go up to the dataset's largest useful one and set it there;
+        after a dataset switch, say so beside the slider when that changes the value."""
+        before = self.dimension.value
+        self.dimension.max = max(2, rank)
+        self.dimension.value = self.dimension.max
+        if switched and self.dimension.value != before:
+            name = html.escape(self.dataset.value)
+            tell(self.dimension, f"set to {self.dimension.value} for {name}: the rank of its "
+                                 "centred training labels, kernel MDDM's largest useful "
+                                 f"dimension (was {before}).")
 
     def run(self) -> None:
         """Fit the chosen method, embed the held-out rows, evaluate ML-kNN on them."""
@@ -219,6 +235,7 @@ class LSkMDDMPanel(AsCode, Panel):
         self.scatter_view.clear()
         for output in (self.metrics_output, self.times_output, self.selection_output):
             output.clear_output()
+        show_objects(self.metrics_output, widgets.HTML(PRESS_RUN))
         self.mark_fresh()
 
     def _loaded(self) -> tuple:
@@ -227,6 +244,13 @@ class LSkMDDMPanel(AsCode, Panel):
         if self._data is None or self._data[-1].name != self.dataset.value:
             self.load()
         return self._data
+
+    def _recolour(self) -> None:
+        """Redraw the scatter in the chosen label's colours; the new chart has no brush, so
+        the brushed rows' table goes with the old one."""
+        self.selection_stats = None
+        self.selection_output.clear_output()
+        self._redraw()
 
     def _redraw(self) -> None:
         if self.embedding is None or self.embedding.shape[1] < 2:

@@ -49,6 +49,7 @@ from milab_widgets.widgets.base import (
     show_chart_image,
     show_table,
 )
+from milab_widgets.widgets.entries import tell
 from milab_widgets.widgets.live import LiveChart
 
 __all__ = ["MFSEFPanel"]
@@ -91,7 +92,7 @@ class MFSEFPanel(AsCode, Panel):
                          paper="MFSEF")
         self.scores = self.curves_chart = self.expert_chart = self.selected = None
         self.score_table = self.selected_method = None
-        self.relevance = None
+        self.relevance = self._loaded_name = None
         self._wire()
         self.load()
         if run:
@@ -146,6 +147,7 @@ class MFSEFPanel(AsCode, Panel):
         for control in (self.n_experts, self.experts):
             control.observe(lambda _: self.show_experts(), "value")
         self.run_button.on_click(lambda _: self.run())
+        self.ratios.observe(lambda _: self._check_ratios(), "value")
         self.curves_view.on_select("method_pick", self._on_method_click)
         self.stale_when_changed([self.expert_mode, self.n_experts, self.experts, self.ratios,
                                  self.k, self.methods, self.max_features, self.steps])
@@ -182,8 +184,7 @@ class MFSEFPanel(AsCode, Panel):
             self.experts.value = ()
             self.experts.options = [(f"{data.feature_names[j]} · MI {relevance[j]:.4f}", int(j))
                                     for j in by_relevance]
-            self.max_features.allowed = (1, data.n_features)
-            self.max_features.value = max(1, round(DEFAULT_FRACTION * data.n_features))
+            self._set_max_features(data)
             self.relevance = relevance
             self._feature_names = data.feature_names
             self._clear_results()
@@ -191,6 +192,39 @@ class MFSEFPanel(AsCode, Panel):
                 self._set_experts(self._automatic_experts())
             else:
                 self.show_experts()
+
+    def _set_max_features(self, data) -> None:
+        """Allow up to the dataset's feature count and start at DEFAULT_FRACTION of it;
+        after a switch, say beside the box when that changes the value."""
+        before, switched = self.max_features.value, self._loaded_name is not None
+        self.max_features.allowed = (1, data.n_features)
+        self.max_features.value = max(1, round(DEFAULT_FRACTION * data.n_features))
+        if switched and self.max_features.value != before:
+            tell(self.max_features, f"set to {self.max_features.value} for "
+                                    f"{html.escape(data.name)}: {DEFAULT_FRACTION:.0%} of its "
+                                    f"{data.n_features} features (was {before}; allowed 1 to "
+                                    f"{data.n_features}).")
+        self._loaded_name = data.name
+
+    def _check_ratios(self) -> None:
+        """Report unreadable subspace ratios as soon as they are typed, and clear that
+        error as soon as they are fixed (it stayed until the next Run)."""
+        try:
+            self._ratios()
+        except InputError as error:
+            self.show_error(error)
+            self.status.value = "failed: subspace ratios"
+            return
+        if self.last_error is not None and "ratio" in str(self.last_error).lower():
+            self.error.value, self.last_error = "", None
+            self.status.value = "ready"
+
+    def _ratios(self) -> tuple[float, ...]:
+        try:
+            return tuple(float(part) for part in self.ratios.value.replace(";", ",").split(","))
+        except ValueError:
+            raise InputError(f"subspace ratios {self.ratios.value!r} must be numbers separated "
+                             "by commas, e.g. 0.6, 0.3, 0.1.") from None
 
     def show_experts(self) -> None:
         """Redraw the expert view with the current experts highlighted."""
@@ -273,11 +307,7 @@ class MFSEFPanel(AsCode, Panel):
     def _settings(self) -> Settings:
         if not self.methods.value:
             raise InputError("choose at least one method to compare with Original.")
-        try:
-            ratios = tuple(float(part) for part in self.ratios.value.replace(";", ",").split(","))
-        except ValueError:
-            raise InputError(f"subspace ratios {self.ratios.value!r} must be numbers separated "
-                             "by commas, e.g. 0.6, 0.3, 0.1.") from None
+        ratios = self._ratios()
         by_hand = self.expert_mode.value == "hand"
         if by_hand and not self.experts.value:
             raise InputError("pick at least one expert feature, or switch experts to 'top MI'.")

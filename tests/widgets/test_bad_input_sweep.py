@@ -158,7 +158,7 @@ def inputs(panel, skip=None) -> dict:
 def displays(panel, shown: dict) -> tuple:
     """What the panel shows: HTML/image values, and the objects each Output was last given
     (compared by identity with :func:`same_display`)."""
-    static = [part for area in panel.views.values() for part in area.parts()]  # the stale
+    static = [part for area in panel.status_areas.values() for part in area.parts()]  # the stale
     # note follows the inputs
     values = []
 
@@ -270,7 +270,7 @@ class Sweep:
         panel = self.panel
         self.steps.append(what)
         before_shown, before_inputs = displays(panel, self.shown), inputs(panel, changed)
-        for area in panel.views.values():
+        for area in panel.status_areas.values():
             area.last_error = None
         self.caplog.clear()
         try:
@@ -281,7 +281,7 @@ class Sweep:
         escaped = [r.getMessage() for r in self.caplog.records if "Exception in" in r.getMessage()]
         if escaped:
             self.failures.append(f"{what}: a callback raised: {escaped[0]}")
-        view = next((area for area in panel.views.values() if area.last_error is not None),
+        view = next((area for area in panel.status_areas.values() if area.last_error is not None),
                     None)  # the view that failed (a sub-tab reports in its own view)
         if view is None:
             return False

@@ -279,10 +279,12 @@ def test_clicking_the_curve_sets_alpha_by_hand_and_marks_the_accuracy_stale(pane
 def test_a_dataset_switch_clears_results_and_the_tuned_alpha(panel, require_dataset):
     require_dataset("musk2")
     panel.run()
-    assert panel.alpha.readout
+    assert panel.alpha.entry.layout.visibility == "visible"
     panel.dataset.value = "musk2"
     assert panel.fold_scores is None and panel.curve_view.chart is None
-    assert panel.heatmap_view.chart is None and not panel.alpha.readout
+    assert panel.heatmap_view.chart is None  # the tuned α of musk1 is no longer shown:
+    assert panel.alpha.entry.layout.visibility == "hidden"
+    assert panel.alpha.description == "α (tuned by Run)"
 
 
 def test_an_out_of_range_fold_count_is_an_error_naming_the_control(panel):
