@@ -29,15 +29,21 @@ def escape_text(text: str) -> str:
 
 
 def escape_docstring(lines: list[str]) -> None:
-    """Escape ``lines`` in place; doctest lines and their outputs are left alone."""
-    in_doctest = False
+    """Escape ``lines`` in place; doctest lines and their outputs, and ``.. math::`` blocks
+    (LaTeX, where ``\\|`` would be a double bar), are left alone."""
+    in_doctest, math_indent = False, None
     for i, line in enumerate(lines):
         stripped = line.strip()
+        indent = len(line) - len(line.lstrip())
+        if math_indent is not None and stripped and indent <= math_indent:
+            math_indent = None  # the first line back at the directive's level ends it
+        if stripped.startswith(".. math::"):
+            math_indent = indent
         if stripped.startswith(">>>"):
             in_doctest = True
         elif not stripped:
             in_doctest = False
-        if not in_doctest:
+        if not in_doctest and math_indent is None:
             lines[i] = escape_text(line)
 
 

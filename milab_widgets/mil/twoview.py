@@ -229,7 +229,9 @@ class TwoViewMIClustering(ClusterMixin, BaseEstimator):
         Ignore the labels: P = Q = I (the paper's unKer baselines).
     max_iter : int, default 300
     tol : float, default 1e-6
-        Stop when an iteration lowers O by less than ``tol`` times |O|.
+        Stop when an iteration lowers O by less than ``tol`` times |O|. ``tol=0`` is accepted
+        and runs exactly ``max_iter`` iterations (the experiments' fixed-iteration protocol):
+        the iteration cap, not the tolerance, always ends the loop.
     n_components, covariance_type : of the mixture-model kernel (default 100, "diag").
     degree : int, default 5
         p of the minimax kernel.

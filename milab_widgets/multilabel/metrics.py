@@ -87,15 +87,96 @@ TIE_RULES = ("pessimistic", "zhang")
 
 
 def hamming_loss(Y_true, Y_pred) -> float:
-    """Fraction of instance-label pairs predicted wrongly."""
+    r"""Fraction of instance-label pairs predicted wrongly.
+
+    Parameters
+    ----------
+    Y_true : array-like or sparse matrix of shape (n_samples, n_labels)
+        True 0/1 labels.
+    Y_pred : array-like or sparse matrix of shape (n_samples, n_labels)
+        Predicted 0/1 labels.
+
+    Returns
+    -------
+    float
+        In [0, 1]; lower is better.
+
+    See Also
+    --------
+    evaluate : every metric at once, by its short name.
+    sklearn.metrics.hamming_loss : the same value.
+
+    Notes
+    -----
+    .. math:: \mathrm{HL} = \frac{1}{nL} \sum_i |h_i \,\triangle\, Y_i|
+
+    with h_i the predicted and Y_i the true label set of instance i, and L labels.
+
+    References
+    ----------
+    Zhang & Zhou, "A review on multi-label learning algorithms", IEEE TKDE 26(8),
+    2014 (the definitions); Zhang & Zhou, "ML-KNN: a lazy learning approach to
+    multi-label learning", Pattern Recognition 40(7), 2007.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from milab_widgets.multilabel import metrics
+    >>> Y_true = np.array([[1, 0, 1], [0, 1, 0], [1, 1, 0]])
+    >>> scores = np.array([[0.9, 0.2, 0.4], [0.5, 0.8, 0.3], [0.3, 0.6, 0.7]])
+    >>> Y_pred = (scores >= 0.5).astype(int)
+    >>> round(metrics.hamming_loss(Y_true, Y_pred), 4)
+    0.4444
+    """
     Y_true, Y_pred = _labels_pair(Y_true, Y_pred)
     return float((Y_true != Y_pred).mean())
 
 
 def one_error(Y_true, scores, ties: str = "pessimistic") -> float:
-    """Fraction of (non-degenerate) instances whose top-scored label is irrelevant; a tie at
-    the top counts as an error when any tied label is irrelevant (``ties="pessimistic"``)
-    or only when every tied label is (``"zhang"``); see the module notes."""
+    r"""Fraction of instances whose top-scored label is irrelevant.
+
+    Instances with no relevant or no irrelevant label are left out. A tie at the top counts
+    as an error when any tied label is irrelevant (``ties="pessimistic"``) or only when every
+    tied label is (``"zhang"``).
+
+    Parameters
+    ----------
+    Y_true : array-like or sparse matrix of shape (n_samples, n_labels)
+        True 0/1 labels.
+    scores : array-like of shape (n_samples, n_labels)
+        Real-valued scores, higher meaning more relevant (e.g. ``MLkNN.predict_proba``).
+    ties : {"pessimistic", "zhang"}, default="pessimistic"
+        How tied scores rank (see the module notes): scikit-learn's rule, or Zhang's code's.
+
+    Returns
+    -------
+    float
+        In [0, 1]; lower is better (NaN when no instance remains).
+
+    See Also
+    --------
+    evaluate : every metric at once, by its short name.
+
+    Notes
+    -----
+    :math:`\mathrm{OE} = \frac{1}{n'} \sum_i [\arg\max_l f_i(l) \notin Y_i]`.
+
+    References
+    ----------
+    Zhang & Zhou, "A review on multi-label learning algorithms", IEEE TKDE 26(8),
+    2014 (the definitions); Zhang & Zhou, "ML-KNN: a lazy learning approach to
+    multi-label learning", Pattern Recognition 40(7), 2007.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from milab_widgets.multilabel import metrics
+    >>> Y_true = np.array([[1, 0, 1], [0, 1, 0], [1, 1, 0]])
+    >>> scores = np.array([[0.9, 0.2, 0.4], [0.5, 0.8, 0.3], [0.3, 0.6, 0.7]])
+    >>> Y_pred = (scores >= 0.5).astype(int)
+    >>> round(metrics.one_error(Y_true, scores), 4)
+    0.3333
+    """
     Y_true, scores = _labels_scores(Y_true, scores)
     pessimistic = _check_ties(ties) == "pessimistic"
     keep = _non_degenerate(Y_true)
@@ -107,8 +188,51 @@ def one_error(Y_true, scores, ties: str = "pessimistic") -> float:
 
 
 def coverage(Y_true, scores, ties: str = "pessimistic") -> float:
-    """Mean over instances of (worst rank of a relevant label) - 1, ranks by the ``ties``
-    rule; see module notes."""
+    r"""Mean over instances of the worst rank of a relevant label, minus 1.
+
+    Ranks follow the ``ties`` rule (see the module notes).
+
+    Parameters
+    ----------
+    Y_true : array-like or sparse matrix of shape (n_samples, n_labels)
+        True 0/1 labels.
+    scores : array-like of shape (n_samples, n_labels)
+        Real-valued scores, higher meaning more relevant (e.g. ``MLkNN.predict_proba``).
+    ties : {"pessimistic", "zhang"}, default="pessimistic"
+        How tied scores rank (see the module notes): scikit-learn's rule, or Zhang's code's.
+
+    Returns
+    -------
+    float
+        In [0, n_labels - 1]; lower is better.
+
+    See Also
+    --------
+    evaluate : every metric at once, by its short name.
+    sklearn.metrics.coverage_error : the same value plus 1.
+
+    Notes
+    -----
+    .. math:: \mathrm{CV} = \frac{1}{n} \sum_i \max_{l \in Y_i} \mathrm{rank}_i(l) - 1
+
+    with rank 1 for the top-scored label.
+
+    References
+    ----------
+    Zhang & Zhou, "A review on multi-label learning algorithms", IEEE TKDE 26(8),
+    2014 (the definitions); Zhang & Zhou, "ML-KNN: a lazy learning approach to
+    multi-label learning", Pattern Recognition 40(7), 2007.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from milab_widgets.multilabel import metrics
+    >>> Y_true = np.array([[1, 0, 1], [0, 1, 0], [1, 1, 0]])
+    >>> scores = np.array([[0.9, 0.2, 0.4], [0.5, 0.8, 0.3], [0.3, 0.6, 0.7]])
+    >>> Y_pred = (scores >= 0.5).astype(int)
+    >>> round(metrics.coverage(Y_true, scores), 4)
+    1.0
+    """
     Y_true, scores = _labels_scores(Y_true, scores)
     ranks = _ranks(scores, ties)
     worst = np.where(Y_true == 1, ranks, 0).max(axis=1)
@@ -116,7 +240,48 @@ def coverage(Y_true, scores, ties: str = "pessimistic") -> float:
 
 
 def ranking_loss(Y_true, scores) -> float:
-    """Mean fraction of relevant/irrelevant label pairs ordered wrongly (ties are wrong)."""
+    r"""Mean fraction of relevant/irrelevant label pairs ordered wrongly (ties are wrong).
+
+    Instances with no relevant or no irrelevant label are left out.
+
+    Parameters
+    ----------
+    Y_true : array-like or sparse matrix of shape (n_samples, n_labels)
+        True 0/1 labels.
+    scores : array-like of shape (n_samples, n_labels)
+        Real-valued scores, higher meaning more relevant (e.g. ``MLkNN.predict_proba``).
+
+    Returns
+    -------
+    float
+        In [0, 1]; lower is better (NaN when no instance remains).
+
+    See Also
+    --------
+    evaluate : every metric at once, by its short name.
+    sklearn.metrics.label_ranking_loss : the same value on non-degenerate instances.
+
+    Notes
+    -----
+    .. math:: \mathrm{RL} = \frac{1}{n'} \sum_i
+        \frac{|\{(l, l') \in Y_i \times \bar Y_i : f_i(l) \le f_i(l')\}|}{|Y_i|\,|\bar Y_i|}
+
+    References
+    ----------
+    Zhang & Zhou, "A review on multi-label learning algorithms", IEEE TKDE 26(8),
+    2014 (the definitions); Zhang & Zhou, "ML-KNN: a lazy learning approach to
+    multi-label learning", Pattern Recognition 40(7), 2007.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from milab_widgets.multilabel import metrics
+    >>> Y_true = np.array([[1, 0, 1], [0, 1, 0], [1, 1, 0]])
+    >>> scores = np.array([[0.9, 0.2, 0.4], [0.5, 0.8, 0.3], [0.3, 0.6, 0.7]])
+    >>> Y_pred = (scores >= 0.5).astype(int)
+    >>> round(metrics.ranking_loss(Y_true, scores), 4)
+    0.3333
+    """
     Y_true, scores = _labels_scores(Y_true, scores)
     keep = _non_degenerate(Y_true)
     Y_true, scores = Y_true[keep], scores[keep]
@@ -129,8 +294,53 @@ def ranking_loss(Y_true, scores) -> float:
 
 
 def average_precision(Y_true, scores, ties: str = "pessimistic") -> float:
-    """Mean over instances and their relevant labels of the fraction of relevant labels
-    ranked at or above that label, ranks by the ``ties`` rule (see the module notes)."""
+    r"""Mean over instances and their relevant labels of the fraction of relevant labels
+    ranked at or above that label.
+
+    Ranks follow the ``ties`` rule; instances with no relevant or no irrelevant label are
+    left out (see the module notes).
+
+    Parameters
+    ----------
+    Y_true : array-like or sparse matrix of shape (n_samples, n_labels)
+        True 0/1 labels.
+    scores : array-like of shape (n_samples, n_labels)
+        Real-valued scores, higher meaning more relevant (e.g. ``MLkNN.predict_proba``).
+    ties : {"pessimistic", "zhang"}, default="pessimistic"
+        How tied scores rank (see the module notes): scikit-learn's rule, or Zhang's code's.
+
+    Returns
+    -------
+    float
+        In [0, 1]; higher is better (NaN when no instance remains).
+
+    See Also
+    --------
+    evaluate : every metric at once, by its short name.
+    sklearn.metrics.label_ranking_average_precision_score : the same value on
+        non-degenerate instances.
+
+    Notes
+    -----
+    .. math:: \mathrm{AP} = \frac{1}{n'} \sum_i \frac{1}{|Y_i|} \sum_{l \in Y_i}
+        \frac{|\{l' \in Y_i : \mathrm{rank}_i(l') \le \mathrm{rank}_i(l)\}|}{\mathrm{rank}_i(l)}
+
+    References
+    ----------
+    Zhang & Zhou, "A review on multi-label learning algorithms", IEEE TKDE 26(8),
+    2014 (the definitions); Zhang & Zhou, "ML-KNN: a lazy learning approach to
+    multi-label learning", Pattern Recognition 40(7), 2007.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from milab_widgets.multilabel import metrics
+    >>> Y_true = np.array([[1, 0, 1], [0, 1, 0], [1, 1, 0]])
+    >>> scores = np.array([[0.9, 0.2, 0.4], [0.5, 0.8, 0.3], [0.3, 0.6, 0.7]])
+    >>> Y_pred = (scores >= 0.5).astype(int)
+    >>> round(metrics.average_precision(Y_true, scores), 4)
+    0.8611
+    """
     Y_true, scores = _labels_scores(Y_true, scores)
     keep = _non_degenerate(Y_true)
     Y_true, scores = Y_true[keep], scores[keep]
@@ -143,7 +353,46 @@ def average_precision(Y_true, scores, ties: str = "pessimistic") -> float:
 
 
 def macro_f1(Y_true, Y_pred) -> float:
-    """Unweighted mean over labels of F1 = 2 TP / (2 TP + FP + FN) (0 when undefined)."""
+    """Unweighted mean over labels of F1 = 2 TP / (2 TP + FP + FN) (0 when undefined).
+
+    Parameters
+    ----------
+    Y_true : array-like or sparse matrix of shape (n_samples, n_labels)
+        True 0/1 labels.
+    Y_pred : array-like or sparse matrix of shape (n_samples, n_labels)
+        Predicted 0/1 labels.
+
+    Returns
+    -------
+    float
+        In [0, 1]; higher is better.
+
+    See Also
+    --------
+    evaluate : every metric at once, by its short name.
+    sklearn.metrics.f1_score : the same value with ``average="macro"``,
+        ``zero_division=0``.
+
+    Notes
+    -----
+    Per label l, :math:`F1_l = 2 TP_l / (2 TP_l + FP_l + FN_l)`; macro-F1 is their mean.
+
+    References
+    ----------
+    Zhang & Zhou, "A review on multi-label learning algorithms", IEEE TKDE 26(8),
+    2014 (the definitions); Zhang & Zhou, "ML-KNN: a lazy learning approach to
+    multi-label learning", Pattern Recognition 40(7), 2007.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from milab_widgets.multilabel import metrics
+    >>> Y_true = np.array([[1, 0, 1], [0, 1, 0], [1, 1, 0]])
+    >>> scores = np.array([[0.9, 0.2, 0.4], [0.5, 0.8, 0.3], [0.3, 0.6, 0.7]])
+    >>> Y_pred = (scores >= 0.5).astype(int)
+    >>> round(metrics.macro_f1(Y_true, Y_pred), 4)
+    0.5
+    """
     tp, fp, fn = _confusion(Y_true, Y_pred)
     denominator = 2 * tp + fp + fn
     per_label = np.divide(2.0 * tp, denominator, out=np.zeros(len(tp)), where=denominator > 0)
@@ -151,14 +400,91 @@ def macro_f1(Y_true, Y_pred) -> float:
 
 
 def micro_f1(Y_true, Y_pred) -> float:
-    """F1 of the pooled counts: 2 sum TP / (2 sum TP + sum FP + sum FN) (0 when undefined)."""
+    r"""F1 of the counts pooled over labels (0 when undefined).
+
+    Parameters
+    ----------
+    Y_true : array-like or sparse matrix of shape (n_samples, n_labels)
+        True 0/1 labels.
+    Y_pred : array-like or sparse matrix of shape (n_samples, n_labels)
+        Predicted 0/1 labels.
+
+    Returns
+    -------
+    float
+        In [0, 1]; higher is better.
+
+    See Also
+    --------
+    evaluate : every metric at once, by its short name.
+    sklearn.metrics.f1_score : the same value with ``average="micro"``.
+
+    Notes
+    -----
+    :math:`2 \sum_l TP_l / (2 \sum_l TP_l + \sum_l FP_l + \sum_l FN_l)`.
+
+    References
+    ----------
+    Zhang & Zhou, "A review on multi-label learning algorithms", IEEE TKDE 26(8),
+    2014 (the definitions); Zhang & Zhou, "ML-KNN: a lazy learning approach to
+    multi-label learning", Pattern Recognition 40(7), 2007.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from milab_widgets.multilabel import metrics
+    >>> Y_true = np.array([[1, 0, 1], [0, 1, 0], [1, 1, 0]])
+    >>> scores = np.array([[0.9, 0.2, 0.4], [0.5, 0.8, 0.3], [0.3, 0.6, 0.7]])
+    >>> Y_pred = (scores >= 0.5).astype(int)
+    >>> round(metrics.micro_f1(Y_true, Y_pred), 4)
+    0.6
+    """
     tp, fp, fn = (part.sum() for part in _confusion(Y_true, Y_pred))
     denominator = 2 * tp + fp + fn
     return float(2.0 * tp / denominator) if denominator else 0.0
 
 
 def macro_auc(Y_true, scores) -> float:
-    """Mean over labels with both classes of the ROC AUC (Mann-Whitney U / (n+ n-))."""
+    """Mean over labels with both classes of the ROC AUC.
+
+    Parameters
+    ----------
+    Y_true : array-like or sparse matrix of shape (n_samples, n_labels)
+        True 0/1 labels.
+    scores : array-like of shape (n_samples, n_labels)
+        Real-valued scores, higher meaning more relevant (e.g. ``MLkNN.predict_proba``).
+
+    Returns
+    -------
+    float
+        In [0, 1]; higher is better (NaN when no label has both classes).
+
+    See Also
+    --------
+    evaluate : every metric at once, by its short name.
+    sklearn.metrics.roc_auc_score : the same value with ``average="macro"``.
+
+    Notes
+    -----
+    Per label, the Mann-Whitney statistic :math:`U / (n_+ n_-)` (a tied positive/negative
+    pair counts 1/2); labels with one class in Y_true are left out.
+
+    References
+    ----------
+    Zhang & Zhou, "A review on multi-label learning algorithms", IEEE TKDE 26(8),
+    2014 (the definitions); Zhang & Zhou, "ML-KNN: a lazy learning approach to
+    multi-label learning", Pattern Recognition 40(7), 2007.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from milab_widgets.multilabel import metrics
+    >>> Y_true = np.array([[1, 0, 1], [0, 1, 0], [1, 1, 0]])
+    >>> scores = np.array([[0.9, 0.2, 0.4], [0.5, 0.8, 0.3], [0.3, 0.6, 0.7]])
+    >>> Y_pred = (scores >= 0.5).astype(int)
+    >>> round(metrics.macro_auc(Y_true, scores), 4)
+    0.6667
+    """
     Y_true, scores = _labels_scores(Y_true, scores)
     positives = Y_true.sum(axis=0)
     negatives = len(Y_true) - positives
@@ -187,8 +513,39 @@ TIE_DEPENDENT = frozenset({"OE", "CV", "AP"})
 
 
 def evaluate(Y_true, scores, Y_pred, ties: str = "pessimistic") -> dict[str, float]:
-    """Every metric of :data:`METRICS` by its short name; ``ties`` is the rule of the
-    ranking metrics (see the module notes)."""
+    """Every metric of ``METRICS``, by its short name.
+
+    Parameters
+    ----------
+    Y_true : array-like or sparse matrix of shape (n_samples, n_labels)
+        True 0/1 labels.
+    scores : array-like of shape (n_samples, n_labels)
+        Real-valued scores, higher meaning more relevant (e.g. ``MLkNN.predict_proba``).
+    Y_pred : array-like or sparse matrix of shape (n_samples, n_labels)
+        Predicted 0/1 labels.
+    ties : {"pessimistic", "zhang"}, default="pessimistic"
+        How tied scores rank (see the module notes): scikit-learn's rule, or Zhang's code's.
+
+    Returns
+    -------
+    dict of str to float
+        AP, HL, RL, OE, CV, macroF1, microF1, macroAUC (``LOWER_IS_BETTER`` names the losses).
+
+    See Also
+    --------
+    milab_widgets.multilabel.metrics : the module; each metric's page gives its formula.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from milab_widgets.multilabel import metrics
+    >>> Y_true = np.array([[1, 0, 1], [0, 1, 0], [1, 1, 0]])
+    >>> scores = np.array([[0.9, 0.2, 0.4], [0.5, 0.8, 0.3], [0.3, 0.6, 0.7]])
+    >>> Y_pred = (scores >= 0.5).astype(int)
+    >>> {name: round(value, 4) for name, value in metrics.evaluate(Y_true, scores, Y_pred).items()}
+    {'AP': 0.8611, 'HL': 0.4444, 'RL': 0.3333, 'OE': 0.3333, 'CV': 1.0, 'macroF1': 0.5,
+     'microF1': 0.6, 'macroAUC': 0.6667}
+    """
     _check_ties(ties)
     return {short: metric(Y_true, Y_pred if uses_predictions else scores,
                           **({"ties": ties} if short in TIE_DEPENDENT else {}))

@@ -26,6 +26,13 @@ def test_plain_text_conventions_are_escaped_outside_code(text, expected):
     assert plain_docstrings.escape_text(text) == expected
 
 
+def test_math_blocks_are_left_alone():
+    lines = ["Loss |A|.", "", ".. math:: |Y_i| + x_", "    \\frac{|B|}{n}", "", "After |C|."]
+    plain_docstrings.escape_docstring(lines)
+    assert lines == ["Loss \\|A\\|.", "", ".. math:: |Y_i| + x_", "    \\frac{|B|}{n}", "",
+                     "After \\|C\\|."]
+
+
 def test_doctest_blocks_are_left_alone():
     lines = ["Sets labels_.", "", ">>> model.labels_", "[0, 1]", "", "and medoids_."]
     plain_docstrings.escape_docstring(lines)
