@@ -344,24 +344,52 @@ PANELS = {"faster": "speed-up (x; 1 = as fast)", "exact": "exact checks: margin 
           "best rank": "average-rank gap (ranks)"}
 
 
-def forest_plot(result: PaperResult, output: Path) -> Path:
-    """Draw the tested claims as a forest plot into ``<output>/verdicts/<paper>.png``: a
-    panel per kind of quantity (:data:`PANELS`; differences per metric when the claims name
-    one), each row against its own null; the project's checks are marked "(project)"."""
-    import altair as alt
-
-    from milab_widgets.charts.theme import THEME_NAME, save_chart
+def forest_figure(claims: pd.DataFrame, paper: str):
+    """The tested claims of a catalogue table as a forest plot (an Altair chart): a panel
+    per kind of quantity (:data:`PANELS`; differences per metric when the claims name one),
+    each row against its own null; the project's checks are marked "(project)"."""
     from milab_widgets.charts.verdicts import forest_chart
 
-    claims = result.claims[result.claims.reproduced != UNTESTED]
+    claims = claims[claims.reproduced != UNTESTED]
     metric = (" · " + claims.metric.astype(str)) if "metric" in claims else ""
     claims = claims.assign(
         label=claims.id + claims.origin.map({"paper": "", "project": " (project)"}),
         panel=claims.scope.map(PANELS).fillna("difference (0 = no effect)" + metric))
     facet = "panel" if claims.panel.nunique() > 1 else None
-    chart = forest_chart(claims, label="label", facet=facet,
-                         title=f"{result.paper}: the paper's claims and the project's checks",
-                         effect_title="effect, 95 % interval (favours the claim →)")
+    return forest_chart(claims, label="label", facet=facet,
+                        title=f"{paper}: the paper's claims and the project's checks",
+                        effect_title="effect, 95 % interval (favours the claim →)")
+
+
+def claims_markdown(claims: pd.DataFrame) -> str:
+    """A catalogue table as the Markdown of a verdict: per origin (the paper's claims
+    first), its counts, then a line per claim with where the paper makes it, its scope,
+    reproduced, verdict, effect and interval, and what the interval covers."""
+    sections = []
+    for origin, heading in ORIGINS.items():
+        chosen = claims[claims.origin == origin]
+        if chosen.empty:
+            continue
+        noun = "claim" if origin == "paper" else "check"
+        lines = [f"- {row['claim']} ({row['source']}; {row['scope']}): " + (
+                 f"not tested: {row['interval covers']}" if row["reproduced"] == UNTESTED else
+                 f"reproduced {row['reproduced']}, **{row['verdict']}**, effect "
+                 f"{row['effect']}, 95 % interval {row['95 % interval']}; the interval "
+                 f"covers: {row['interval covers']}")
+                 for row in claim_rows(chosen).to_dict("records")]
+        sections.append(f"**{heading}.** {counts_sentence(claim_counts(chosen), noun)}\n\n"
+                        + "\n".join(lines))
+    return "\n\n".join(sections)
+
+
+def forest_plot(result: PaperResult, output: Path) -> Path:
+    """Draw the tested claims (:func:`forest_figure`) into
+    ``<output>/verdicts/<paper>.png``."""
+    import altair as alt
+
+    from milab_widgets.charts.theme import THEME_NAME, save_chart
+
+    chart = forest_figure(result.claims, result.paper)
     with alt.theme.enable(THEME_NAME):
         path, = save_chart(chart, output / "verdicts" / result.paper, formats=("png",))
     return path
