@@ -29,10 +29,35 @@ def contingency_table(y_true, y_pred) -> tuple[np.ndarray, np.ndarray, np.ndarra
 
 
 def clustering_accuracy(y_true, y_pred) -> float:
-    """The fraction of objects whose cluster, mapped to a class one-to-one, is their class.
+    r"""The fraction of objects whose cluster, mapped to a class one-to-one, is their class.
 
     Invariant to renaming the clusters; 1.0 exactly when the clusters are the classes.
 
+    Parameters
+    ----------
+    y_true : array-like of shape (n_objects,)
+        Class labels.
+    y_pred : array-like of shape (n_objects,)
+        Cluster labels (any names).
+
+    Returns
+    -------
+    float
+        In [0, 1].
+
+    See Also
+    --------
+    TwoViewMIClustering, BAMIC : the clusterings the TwoViewMIC experiments score with it.
+    scipy.optimize.linear_sum_assignment : finds the best one-to-one mapping.
+
+    Notes
+    -----
+    :math:`\mathrm{ACC} = \max_m \frac{1}{n} \sum_i [y_i = m(c_i)]` over one-to-one maps m
+    from clusters to classes (the Hungarian algorithm on the contingency table).
+
+    Examples
+    --------
+    >>> from milab_widgets.evaluation import clustering_accuracy
     >>> clustering_accuracy([0, 0, 1, 1, 2], [5, 5, 7, 7, 7])
     0.8
     """

@@ -35,6 +35,36 @@ def class_accuracies(y_true, y_pred) -> tuple[float, float]:
 
 
 def g_mean(y_true, y_pred) -> float:
-    """sqrt(a+ a-) for labels +1 (normal) / -1 (outlier)."""
+    r"""Geometric mean of the accuracies on normal and outlier samples.
+
+    Parameters
+    ----------
+    y_true : array-like of shape (n_samples,)
+        +1 (normal) or -1 (outlier).
+    y_pred : array-like of shape (n_samples,)
+        +1 or -1, as an outlier detector's ``predict`` returns.
+
+    Returns
+    -------
+    float
+        sqrt(a+ a-) in [0, 1]: 0 when either class is wholly misclassified.
+
+    See Also
+    --------
+    SVDD, CDVSESVDD : the detectors the CDVSE experiments score with it.
+    sklearn.metrics.balanced_accuracy_score : the arithmetic mean of the same two accuracies.
+
+    Notes
+    -----
+    With a+ the fraction of normal samples predicted normal and a- the fraction of outliers
+    predicted outliers, :math:`G = \sqrt{a_+ a_-}` (the CDVSE paper's measure; Kubat & Matwin,
+    ICML 1997).
+
+    Examples
+    --------
+    >>> from milab_widgets.evaluation import g_mean
+    >>> round(g_mean([1, 1, 1, -1, -1], [1, 1, -1, -1, 1]), 4)   # sqrt(2/3 x 1/2)
+    0.5774
+    """
     positive, negative = class_accuracies(y_true, y_pred)
     return float(np.sqrt(positive * negative))

@@ -51,9 +51,44 @@ def rank_methods(scores, lower_is_better: bool = False) -> pd.DataFrame:
 
 
 def friedman_test(scores, lower_is_better: bool = False) -> FriedmanResult:
-    """Friedman's test that all methods (columns) perform alike over the datasets (rows).
+    r"""Friedman's test that all methods (columns) perform alike over the data sets (rows).
 
-    ``scores`` is a DataFrame (or 2-D array) datasets x methods of one metric.
+    Parameters
+    ----------
+    scores : DataFrame or array-like of shape (n_datasets, n_methods)
+        One metric; no missing cell.
+    lower_is_better : bool, default=False
+        Rank the smallest value first (losses).
+
+    Returns
+    -------
+    FriedmanResult
+        ``statistic`` (chi-square, corrected for ties) and its ``pvalue``, Iman and
+        Davenport's F (``iman_davenport``, ``iman_davenport_pvalue``), the methods'
+        ``average_ranks`` (1 = best) and ``n_datasets``.
+
+    See Also
+    --------
+    nemenyi_cd : the critical difference of the post-hoc test.
+    scipy.stats.friedmanchisquare : the same chi-square statistic.
+
+    Notes
+    -----
+    With R_j the average rank of method j over N data sets and k methods,
+    :math:`\chi^2_F = \frac{12N}{k(k+1)} \big(\sum_j R_j^2 - \frac{k(k+1)^2}{4}\big)` and
+    :math:`F_F = \frac{(N-1)\chi^2_F}{N(k-1) - \chi^2_F}` (Demšar, "Statistical comparisons of
+    classifiers over multiple data sets", JMLR 7:1-30, 2006).
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> from milab_widgets.evaluation import friedman_test, nemenyi_cd
+    >>> scores = pd.DataFrame({"A": [0.81, 0.77, 0.90, 0.65, 0.70],
+    ...                        "B": [0.79, 0.75, 0.88, 0.66, 0.69],
+    ...                        "C": [0.70, 0.71, 0.80, 0.60, 0.62]})   # 5 data sets x 3 methods
+    >>> result = friedman_test(scores)
+    >>> round(result.statistic, 4), round(result.pvalue, 4), result.average_ranks.tolist()
+    (8.4, 0.015, [1.2, 1.8, 3.0])
     """
     ranks = rank_methods(scores, lower_is_better).to_numpy()
     n, k = ranks.shape
@@ -90,7 +125,38 @@ def nemenyi_q(k: int, alpha: float = 0.05) -> float:
 @validate_params({"k": [METHODS], "n": [Interval(Integral, 1, None, closed="left")],
                   "alpha": [LEVEL]}, prefer_skip_nested_validation=True)
 def nemenyi_cd(k: int, n: int, alpha: float = 0.05) -> float:
-    """Nemenyi critical difference of average ranks for k methods over n datasets."""
+    r"""Nemenyi critical difference of average ranks for k methods over n data sets.
+
+    Parameters
+    ----------
+    k : int
+        Number of methods (at least 2).
+    n : int
+        Number of data sets (at least 1).
+    alpha : float, default=0.05
+        Significance level.
+
+    Returns
+    -------
+    float
+        Two methods differ significantly when their average ranks differ by more.
+
+    See Also
+    --------
+    friedman_test : the omnibus test and the average ranks.
+
+    Notes
+    -----
+    :math:`CD = q_\alpha \sqrt{k(k+1)/(6n)}`, q_alpha the studentised range statistic
+    divided by sqrt(2) (Demšar, "Statistical comparisons of classifiers over multiple data
+    sets", JMLR 7:1-30, 2006).
+
+    Examples
+    --------
+    >>> from milab_widgets.evaluation import nemenyi_cd
+    >>> round(nemenyi_cd(3, 5), 3)   # q_0.05 = 2.343 for three methods
+    1.482
+    """
     return nemenyi_q(k, alpha) * float(np.sqrt(k * (k + 1) / (6.0 * n)))
 
 

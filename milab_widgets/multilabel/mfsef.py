@@ -232,7 +232,9 @@ class MFSLS(_SubspaceSelector):
     References
     ----------
     Liu Jinghua et al., multi-label feature selection based on local subspace (MFSLS), as
-    cited by Cheng, Song, Wang & Qian, "Multi-label feature selection algorithm based on conditional mutual information of expert feature", Journal of Computer Applications 40(2), 2020, Algorithm 1.
+    cited by Cheng, Song, Wang & Qian, "Multi-label feature selection algorithm based on
+    conditional mutual information of expert feature", Journal of Computer Applications 40(2),
+    2020.
 
     Examples
     --------
