@@ -14,8 +14,9 @@ are smaller than the paper's, see :class:`Settings`):
 - Fig. 4: fit time (wall-clock and CPU) vs training size for the solvers of the speed claim,
   repeated and interleaved, with each solver's accuracy (largest principal angle of the
   held-out embedding to the exact one) and fitted scaling exponents;
-- the paper's claims as claim tests: effect, 95 % interval, p-value and verdict per dataset
-  and per claim (:func:`claim_cases`, :func:`claims_table`).
+- the paper's claims, each at its own scope (:mod:`milab_widgets.claims.lskmddm`: the
+  catalogue and its rows, from these tables and, with one partition, the stored
+  per-instance test outcomes behind :func:`bootstrap_case`).
 
 Protocol: Gaussian kernel with the median pairwise distance as width; embed to dimension =
 the rank of H Y (the number of labels c, or c - 1); then ML-kNN (k = 10, s = 1). Labels
@@ -32,7 +33,7 @@ from __future__ import annotations
 import base64
 import time
 from dataclasses import asdict, dataclass, field
-from functools import partial
+from functools import cached_property, partial
 from pathlib import Path
 
 import numpy as np
@@ -42,17 +43,9 @@ from scipy.linalg import subspace_angles
 from sklearn.decomposition import KernelPCA
 from threadpoolctl import threadpool_limits
 
+from milab_widgets.claims import lskmddm as lskmddm_claims
 from milab_widgets.data.multilabel_sources import YAHOO_NAMES
 from milab_widgets.evaluation.cache import ResultCache
-from milab_widgets.evaluation.claim_summary import (
-    cases_frame,
-    effect_row,
-    exact_row,
-    paired_row,
-    public_cases,
-    ratio_row,
-    summarise_claims,
-)
 from milab_widgets.evaluation.claim_tests import verdict
 from milab_widgets.evaluation.grid import GridTask, run_grid
 from milab_widgets.experiments.tables import concat_or_empty, load_available, write_tables
@@ -99,10 +92,12 @@ class Settings:
 
     The full run is the paper's protocol at the paper's data sizes: ``repetitions`` = 10
     random Yahoo partitions (4000 training / 1000 test rows; RCV1 subset 1: 3000 / 3000;
-    Table 2: 3 partitions of scene and yeast). The claims' intervals come from the paired
-    t over the partitions (see :func:`claim_cases`); with one partition (``repetitions=1``)
-    from a paired bootstrap over its test instances, which covers only the test-sample noise
-    of that one training set. Fig. 4 times ``timing_solvers`` (kMDDM (eig) and the solvers
+    Table 2: 3 partitions of scene and yeast). The claims' per-set intervals come from the
+    corrected resampled t over the partitions (random re-splits of one pool;
+    :func:`milab_widgets.claims.lskmddm.claim_cases`); with one partition
+    (``repetitions=1``) from a paired bootstrap over its test instances
+    (:func:`bootstrap_case`), which covers only the test-sample noise of that one
+    training set. Fig. 4 times ``timing_solvers`` (kMDDM (eig) and the solvers
     of the speed claim) on the paper's four sets at sizes 250-2000, ``timing_repeats`` = 5
     interleaved CPU times per size with one BLAS thread; a solver stops growing once its
     fastest fit at one size exceeds ``timing_budget`` = 2 CPU seconds."""
@@ -149,14 +144,20 @@ class Results:
     def summary(self) -> pd.DataFrame:
         return summarise(self.runs)
 
-    @property
+    @cached_property
     def claim_cases(self) -> pd.DataFrame:
-        return claim_cases(self.runs, self.outcomes, cpu_timing(self.timing), self.table2,
-                           seed=self.settings.seed)
+        """The per-set tests of the method claims (``claim_cases.csv``; computed once: with
+        one partition they are bootstraps)."""
+        return lskmddm_claims.claim_cases(self.runs, self.outcomes, self.settings,
+                                          partial(bootstrap_case, seed=self.settings.seed))
 
     @property
     def claims(self) -> pd.DataFrame:
-        return claims_table(self.claim_cases, cpu_timing(self.timing))
+        """``claims.csv``: one row per claim of the paper's catalogue
+        (:data:`milab_widgets.claims.lskmddm.CATALOGUE`)."""
+        return lskmddm_claims.claims(self.summary, self.claim_cases, self.table2,
+                                     cpu_timing(self.timing), self.dimensions, exponent_gap,
+                                     self.settings.repetitions)
 
 
 def run(quick: bool = False, seed: int = 0, repetitions: int | None = None, cache_dir=None,
@@ -453,80 +454,6 @@ def metric_table(summary: pd.DataFrame, metric_names, datasets) -> pd.DataFrame:
 
 #: Bootstrap resamples of the test instances behind each method claim of one partition.
 BOOTSTRAP_RESAMPLES = 1000
-#: Largest principal angle (radians) at which a solver counts as reaching the exact subspace.
-ANGLE_TOLERANCE = 0.05
-#: Case keys of the claims tables.
-CASE_KEYS = ("dataset", "setting")
-#: Claim 1: (claim, metric, our methods, rivals); claim 2 per metric likewise.
-METHOD_CLAIMS = (
-    ("rLSkMDDM has the best micro-F1", "microF1", ("rLSkMDDM",),
-     tuple(m for m in METHODS if m != "rLSkMDDM")),
-    *((f"rLSkMDDM or OLSkMDDM beats KPCA and KCCA ({metric})", metric,
-       ("rLSkMDDM", "OLSkMDDM"), ("KPCA", "KCCA")) for metric in SEED_METRICS[:3]),
-)
-
-
-def claim_cases(runs: pd.DataFrame, outcomes: dict, timing: pd.DataFrame,
-                table2: pd.DataFrame, n_resamples: int = BOOTSTRAP_RESAMPLES,
-                seed: int = 0) -> pd.DataFrame:
-    """The paper's claims as claim tests, one row per claim and case (columns of
-    `milab_widgets.evaluation.claim_summary`).
-
-    1. rLSkMDDM has the best micro-F1: margin = its micro-F1 minus the best other method's;
-    2. rLSkMDDM / OLSkMDDM beat KPCA and KCCA: margin = the better of the two minus the
-       better of KPCA and KCCA, per metric (macro-AUC, macro-F1, micro-F1);
-       both per dataset, in metric units: with several partitions, the paired t over the
-       partitions; with one (the committed run), a paired bootstrap over its test
-       instances (:func:`bootstrap_case`): the interval then covers the test sample's
-       noise for this one training set, not the spread over training sets;
-    3. LSkMDDM is faster than kMDDM (``timing``'s ``seconds``: the Results pass CPU
-       seconds, :func:`cpu_timing`): per Fig. 4 dataset and least-squares solver, the
-       geometric-mean speed-up over kMDDM (eig) at the largest n both ran, from the paired,
-       interleaved repeats (``ratio_case``); whether the solver reached kMDDM's subspace
-       there (angle <= ANGLE_TOLERANCE) is a separate exact check (no interval, counted
-       apart from the statistical claims), as is Table 2's agreement; and the gap between
-       the scaling exponents, kMDDM's minus the solver's
-       (:func:`exponent_gap`, over the sizes both ran).
-    """
-    rows = _method_cases(runs, outcomes, n_resamples, seed) if len(runs) else []
-    rows += _table2_cases(table2) if len(table2) else []
-    rows += _speed_cases(timing) if len(timing) else []
-    return cases_frame(rows, CASE_KEYS)
-
-
-def claims_table(cases: pd.DataFrame, timing: pd.DataFrame) -> pd.DataFrame:
-    """One row per claim (`claim_summary.summarise_claims`); the exponent claims are tested
-    on every Fig. 4 dataset at once (:func:`exponent_gap` with one intercept per dataset)."""
-    overrides = {}
-    for solver in LS_SOLVERS:
-        together = _common_sizes(timing, solver) if len(timing) else timing
-        if len(together):
-            overrides[_exponent_claim(solver)] = exponent_gap(together, EIG, solver)
-    return summarise_claims(cases, overrides=overrides)
-
-
-def _method_cases(runs, outcomes, n_resamples, seed) -> list[dict]:
-    rows = []
-    for dataset, group in runs.groupby("dataset", sort=False):
-        by_rep = group.pivot(index="rep", columns="method", values=list(SEED_METRICS[:3]))
-        for claim, metric, ours, rivals in METHOD_CLAIMS:
-            setting = f"{metric}: {' / '.join(ours)} vs {', '.join(rivals)}"
-            if len(by_rep) > 1:
-                margins = _margin(by_rep[metric], ours, rivals)
-                rows.append(paired_row(claim, {"dataset": dataset, "setting": setting},
-                                       margins, f"{len(by_rep)} partitions"))
-            else:
-                result = bootstrap_case(outcomes[dataset, int(by_rep.index[0])], metric,
-                                        ours, rivals, n_resamples, seed)
-                rows.append(effect_row(claim, {"dataset": dataset, "setting": setting},
-                                       result, "one partition"))
-    return rows
-
-
-def _margin(values, ours, rivals):
-    """max over ``ours`` minus max over ``rivals`` of ``values`` (method -> number or array)."""
-    return (np.max([values[m] for m in ours], axis=0)
-            - np.max([values[m] for m in rivals], axis=0))
 
 
 def bootstrap_case(packed: dict, metric: str, ours, rivals, n_resamples: int = BOOTSTRAP_RESAMPLES,
@@ -542,11 +469,13 @@ def bootstrap_case(packed: dict, metric: str, ours, rivals, n_resamples: int = B
     Y, methods = unpack_outcomes(packed)
     function, uses_predictions = metrics.METRICS[metric]
     chosen = {m: methods[m][1 if uses_predictions else 0] for m in (*ours, *rivals)}
-    observed = _margin({m: function(Y, values) for m, values in chosen.items()}, ours, rivals)
+    observed = lskmddm_claims.oriented_margin(
+        {m: function(Y, values) for m, values in chosen.items()}, ours, rivals)
     counts = np.random.default_rng(seed).multinomial(len(Y), np.full(len(Y), 1 / len(Y)),
                                                      size=n_resamples)
-    resampled = _margin({m: resampled_metric(metric, Y, values, counts)
-                         for m, values in chosen.items()}, ours, rivals)
+    resampled = lskmddm_claims.oriented_margin(
+        {m: resampled_metric(metric, Y, values, counts) for m, values in chosen.items()},
+        ours, rivals)
     low, high = np.quantile(resampled, [(1 - confidence) / 2, (1 + confidence) / 2])
     tail = min(np.sum(resampled <= 0), np.sum(resampled >= 0))
     p = min(1.0, 2.0 * (tail + 1) / (n_resamples + 1))
@@ -597,56 +526,6 @@ def _resampled_macro_auc(Y, scores, counts) -> np.ndarray:
                     np.nan)
 
 
-def _table2_cases(table2: pd.DataFrame) -> list[dict]:
-    """Table 2: each least-squares solver's largest angle to kMDDM over the partitions."""
-    rows = []
-    solvers = table2[table2.method != EIG]
-    for (dataset, method), group in solvers.groupby(["dataset", "method"], sort=False):
-        angle = float(group.angle_to_eig.max())
-        rows.append(exact_row(
-            f"Table 2: {method}'s embedding equals kMDDM's", {"dataset": dataset,
-                                                              "setting": method},
-            ANGLE_TOLERANCE - angle, f"{ANGLE_TOLERANCE} rad minus the largest principal "
-            "angle", len(group),
-            f"largest angle {angle:.1e} rad over {len(group)} partitions"))
-    return rows
-
-
-def _speed_cases(timing: pd.DataFrame) -> list[dict]:
-    """Fig. 4 per dataset and least-squares solver: speed-up, accuracy, exponent gap."""
-    rows = []
-    for solver in LS_SOLVERS:
-        for dataset, group in _common_sizes(timing, solver).groupby("dataset", sort=False):
-            largest = group[group.n == group.n.max()]
-            times = largest.pivot(index="repeat", columns="solver", values="seconds")
-            n = int(largest.n.iloc[0])
-            angle = float(largest[largest.solver == solver].angle.iloc[0])
-            keys = {"dataset": dataset, "setting": f"{solver}, n = {n}"}
-            rows.append(ratio_row(f"{solver} is faster than kMDDM (eig)", keys, times[solver],
-                                  times[EIG], f"angle to kMDDM {angle:.1e} rad"))
-            rows.append(exact_row(
-                f"{solver} reaches kMDDM's subspace where it is timed", keys,
-                ANGLE_TOLERANCE - angle, f"{ANGLE_TOLERANCE} rad minus the largest principal "
-                "angle", detail=f"angle {angle:.1e} rad"))
-            gap = exponent_gap(group, EIG, solver)
-            rows.append(effect_row(_exponent_claim(solver),
-                                   {"dataset": dataset,
-                                    "setting": f"{solver}, n = {int(group.n.min())}-{n}"},
-                                   gap, "kMDDM's exponent minus the solver's"))
-    return rows
-
-
-def _exponent_claim(solver: str) -> str:
-    return f"{solver}'s time grows more slowly than kMDDM's (scaling exponent)"
-
-
-def _common_sizes(timing: pd.DataFrame, solver: str) -> pd.DataFrame:
-    """The timings of kMDDM (eig) and ``solver`` at the sizes (per dataset) both ran."""
-    pair = timing[timing.solver.isin([EIG, solver])]
-    both = pair.groupby(["dataset", "n"]).solver.transform("nunique") == 2
-    return pair[both]
-
-
 def exponent_gap(timing: pd.DataFrame, slower: str, faster: str,
                  confidence: float = 0.95) -> dict:
     """Claim test of b_slower - b_faster, the gap between two solvers' scaling exponents
@@ -689,8 +568,8 @@ def save_tables(results: Results, folder) -> list[Path]:
         "figs1_3_dimensions": results.dimensions, "fig4_timing": results.timing,
         "fig4_exponents": scaling_exponents(cpu_timing(results.timing)),
         "fig4_speed": speed_table(cpu_timing(results.timing)),
-        "claims": claims_table(cases, cpu_timing(results.timing)),
-        "claim_cases": public_cases(cases),
+        "claims": results.claims,
+        "claim_cases": cases,
     }
     return write_tables(folder, tables, asdict(results.settings), results.skipped)
 

@@ -5,8 +5,10 @@ import pandas as pd
 import pytest
 from scipy import stats
 
-from milab_widgets.claims import SCOPES
+from milab_widgets.claims import CATALOGUE_COLUMNS, SCOPES
 from milab_widgets.claims import lskmddm as claims_lskmddm
+from milab_widgets.evaluation.cache import ResultCache
+from milab_widgets.experiments import lskmddm
 from milab_widgets.experiments.lskmddm import METHODS, Settings
 
 
@@ -16,15 +18,19 @@ def test_the_catalogue_holds_every_claim_the_issue_lists_once():
     assert {"microF1-best-everywhere", "macroF1-best-everywhere", "auc-similar",
             "kpca-beats-kcca-auc", "kcca-beats-kpca-macroF1", "tables5-6-best-on-eight",
             "table7-rcv1", "table7-pascal07", "figs1-3-grow-with-dimension",
-            "regularisation-helps-microF1", "table2-similar"} <= set(ids)
+            "regularisation-helps-microF1", "table2-similar", "fig4-alike-at-500",
+            "faster-kMDDM-ifp (lobpcg)", "figs1-3-ours-lead",
+            "slower-growth-LSkMDDM (block LSQR)"} <= set(ids)
     rows = {claim.id: claim for claim in claims_lskmddm.CATALOGUE}
     assert rows["microF1-best-everywhere"].scope == "every case"
     assert rows["auc-similar"].scope == "equivalent" and rows["auc-similar"].margin == 0.01
     # the speed claims are the paper's LSQR / CG; the direct solver's is the project's
     assert rows["faster-LSkMDDM (block LSQR)"].origin == "paper"
     assert rows["faster-LSkMDDM (direct)"].origin == "project"
+    assert rows["fig4-alike-at-500"].scope == "equivalent"
+    assert rows["fig4-alike-at-500"].margin == pytest.approx(np.log(2))
     for claim in claims_lskmddm.CATALOGUE:
-        assert claim.source and claim.scope in SCOPES
+        assert claim.source and claim.statement and claim.cases and claim.scope in SCOPES
 
 
 def runs_table(n_reps, seed=0):
@@ -72,3 +78,127 @@ def test_one_partition_uses_the_bootstrap_it_is_given():
     # "both" claims test each of our two methods against the better rival, the worse kept
     assert ("microF1", ("LSkMDDM",), ("KPCA", "KCCA")) in calls
     assert len(cases) == 2 * len(claims_lskmddm.METHOD_CLAIMS)
+
+
+def claims_of(runs, *, timing=None, repetitions=10):
+    """claims.csv of hand-made ``runs`` (and Fig. 4 ``timing``), indexed by claim id."""
+    settings = Settings(repetitions=repetitions)
+    cases = claims_lskmddm.claim_cases(runs, {}, settings, bootstrap=None)
+    table = claims_lskmddm.claims(lskmddm.summarise(runs), cases, pd.DataFrame(),
+                                  pd.DataFrame() if timing is None else timing,
+                                  pd.DataFrame(), lskmddm.exponent_gap, repetitions)
+    assert list(table.id) == [claim.id for claim in claims_lskmddm.CATALOGUE]
+    return table.set_index("id"), cases
+
+
+def lifted_runs(lifts: dict, metric="microF1", n_reps=10, sd=0.005, seed=1):
+    """10 partitions of each data set of ``lifts``: every method 0.5 on every metric with
+    noise ``sd``, rLSkMDDM ``lifts[dataset]`` higher on ``metric``."""
+    rng = np.random.default_rng(seed)
+    return pd.DataFrame([
+        {"dataset": dataset, "rep": rep, "method": method,
+         **{m: 0.5 + (lift if method == "rLSkMDDM" and m == metric else 0.0)
+            + rng.normal(0, sd) for m in lskmddm.SEED_METRICS}}
+        for dataset, lift in lifts.items() for rep in range(n_reps) for method in METHODS])
+
+
+def test_an_every_case_claim_lost_on_one_set_is_partly_reproduced_and_contradicted():
+    # rLSkMDDM leads micro-F1 by 5 points on two sets and trails by 5 on the third
+    table, cases = claims_of(lifted_runs({"arts": 0.05, "business": 0.05, "health": -0.05}))
+    row = table.loc["microF1-best-everywhere"]
+    assert row.scope == "every case" and row.reproduced == "partly"
+    assert row.reproduced_cases == "2 of 3" and row.cases == 3
+    assert row.verdict == "contradicted" and row.cases_contradicted == 1
+    worst = cases[(cases.claim == "microF1-best-everywhere") & (cases.dataset == "health")]
+    assert row.effect == pytest.approx(worst.effect.iloc[0])  # the worst case is shown
+    # the same lead on every set: reproduced on all three, supported
+    everywhere, _ = claims_of(lifted_runs({"arts": 0.05, "business": 0.05, "health": 0.05}))
+    assert everywhere.loc["microF1-best-everywhere", "reproduced"] == "yes"
+    assert everywhere.loc["microF1-best-everywhere", "verdict"] == "supported"
+
+
+def test_an_average_claim_is_wilcoxon_over_the_per_set_effects():
+    lifts = {name: lift for name, lift in zip(
+        ("arts", "business", "computers", "education", "health", "recreation"),
+        (0.01, 0.02, 0.015, 0.03, -0.005, 0.025))}
+    table, cases = claims_of(lifted_runs(lifts))
+    row = table.loc["regularisation-helps-microF1"]
+    effects = cases[cases.claim == "regularisation-helps-microF1"].effect.to_numpy()
+    assert row.scope == "on average" and row.test == "wilcoxon" and row.n == 6
+    assert row.p_value == pytest.approx(stats.wilcoxon(effects).pvalue)
+    assert row.reproduced == "yes" and row.reproduced_cases == "5 of 6"
+
+
+def fig4_timing(seconds_at_500: dict, repeats=3, seed=0):
+    """Fig. 4's timings at n = 500 and 1000 on four data sets: solver -> its time at
+    n = 500 (times 8 at n = 1000), with 5 % log-normal noise per repeat."""
+    rng = np.random.default_rng(seed)
+    return pd.DataFrame([
+        {"dataset": dataset, "n": n, "repeat": repeat, "solver": solver,
+         "seconds": seconds * (n / 500) ** 3 * (1 + 0.2 * k) * np.exp(rng.normal(0, 0.05))}
+        for k, dataset in enumerate(("arts", "business", "computers", "education"))
+        for n in (500, 1000) for repeat in range(repeats)
+        for solver, seconds in seconds_at_500.items()])
+
+
+def test_at_n_500_all_methods_alike_is_equivalence_of_slowest_and_fastest():
+    alike = fig4_timing({"kMDDM (eig)": 0.04, "LSkMDDM (block LSQR)": 0.05,
+                         "LSkMDDM (block CG)": 0.045, "LSkMDDM (direct)": 0.5})
+    row = claims_of(lifted_runs({"arts": 0.0}), timing=alike)[0].loc["fig4-alike-at-500"]
+    at_500 = alike[(alike.n == 500) & (alike.solver != "LSkMDDM (direct)")]  # the paper's
+    means = np.log(at_500.seconds).groupby([at_500.dataset, at_500.solver]).mean().unstack()
+    spreads = (means.max(axis=1) - means.min(axis=1)).to_numpy()
+    assert row.effect == pytest.approx(spreads.mean()) and row.n == 4
+    assert row.reproduced == "yes" and row.verdict == "supported"
+    apart = fig4_timing({"kMDDM (eig)": 0.04, "LSkMDDM (block LSQR)": 0.5,
+                         "LSkMDDM (block CG)": 0.045})
+    row = claims_of(lifted_runs({"arts": 0.0}), timing=apart)[0].loc["fig4-alike-at-500"]
+    assert row.effect == pytest.approx(np.log(0.5 / 0.04), abs=0.1)
+    assert row.reproduced == "no" and row.verdict == "contradicted"
+
+
+def test_speed_is_one_geometric_mean_ratio_per_data_set_and_ifp_only_when_timed():
+    timing = fig4_timing({"kMDDM (eig)": 0.4, "LSkMDDM (block LSQR)": 0.05,
+                          "LSkMDDM (block CG)": 0.05, "LSkMDDM (direct)": 0.05})
+    table = claims_of(lifted_runs({"arts": 0.0}), timing=timing)[0]
+    row = table.loc["faster-LSkMDDM (block CG)"]
+    assert row.n == 4 and row.cases == 4  # four data sets, never 4 x 3 pooled repeats
+    largest = timing[timing.n == 1000]
+    logs = np.log(largest.seconds).groupby([largest.dataset, largest.solver]).mean().unstack()
+    per_set = (logs["kMDDM (eig)"] - logs["LSkMDDM (block CG)"]).to_numpy()
+    assert row.effect == pytest.approx(np.exp(per_set.mean()))
+    low, high = np.exp(stats.ttest_1samp(per_set, 0).confidence_interval(0.95))
+    assert (row.ci_low, row.ci_high) == pytest.approx((low, high))
+    assert row.null == 1.0 and row.reproduced == "yes"
+    assert table.loc["faster-kMDDM-ifp (lobpcg)", "reproduced"] == "not tested"
+    with_ifp = pd.concat([timing, timing[timing.solver == "kMDDM (eig)"].assign(
+        solver="kMDDM-ifp (lobpcg)", seconds=lambda t: t.seconds / 3)])
+    ifp = claims_of(lifted_runs({"arts": 0.0}), timing=with_ifp)[0].loc[
+        "faster-kMDDM-ifp (lobpcg)"]
+    assert ifp.effect == pytest.approx(3.0) and ifp.reproduced == "yes"
+
+
+def test_a_small_real_run_gives_every_catalogue_claim_one_row(require_dataset, tmp_path):
+    """Every data set of the experiment at toy sizes (two partitions, so the corrected t
+    runs), through lskmddm.run and save_tables."""
+    for name in ("arts", "business", "scene", "yeast"):
+        require_dataset(name)
+    settings = Settings(repetitions=2, yahoo=("arts", "business"), yahoo_train=200,
+                        yahoo_test=100, table2_repetitions=1, table2_max_train=200,
+                        rcv1_train=200, dimensions=(2, 4), timing_sizes=(150, 300),
+                        timing_datasets=("arts",), timing_repeats=2, timing_budget=60.0)
+    results = lskmddm.run(settings=settings, cache_dir=tmp_path / "cache")
+    table = results.claims
+    assert list(table.id) == [claim.id for claim in claims_lskmddm.CATALOGUE]
+    assert list(table.columns) == CATALOGUE_COLUMNS
+    assert set(table.reproduced) <= {"yes", "no", "partly", "not tested"}
+    rows = table.set_index("id")
+    assert rows.loc["table7-pascal07", "reproduced"] == "not tested"
+    tested = ["microF1-best-everywhere", "regularisation-helps-macroF1", "table2-similar",
+              "faster-LSkMDDM (block CG)", "fig4-alike-at-500", "figs1-3-ours-lead"]
+    assert (rows.loc[tested, "reproduced"] != "not tested").all()
+    assert rows.loc["microF1-best-everywhere", "cases"] == 2  # arts and business
+    cases = results.claim_cases
+    assert set(cases.test) == {"corrected resampled t (Nadeau-Bengio)"}
+    saved = {path.name for path in lskmddm.save_tables(results, tmp_path / "out")}
+    assert {"claims.csv", "claim_cases.csv"} <= saved

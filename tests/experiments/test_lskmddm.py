@@ -4,9 +4,9 @@ import numpy as np
 import pandas as pd
 import pytest
 
+from milab_widgets.claims.catalogue import CATALOGUE_COLUMNS
+from milab_widgets.claims.lskmddm import CATALOGUE
 from milab_widgets.evaluation.cache import ResultCache
-from milab_widgets.evaluation.claim_summary import EXACT_TEST
-from milab_widgets.evaluation.claim_tests import CLAIM_COLUMNS
 from milab_widgets.experiments import lskmddm
 from milab_widgets.multilabel import metrics
 
@@ -95,22 +95,31 @@ def one_partition(quality: dict, n: int = 400, labels: int = 6, seed: int = 0):
 
 
 def method_verdicts(quality, seed=0):
+    """The per-set verdicts of the catalogue's method claims on one hand-made partition,
+    through the experiment's Results (the paired bootstrap over the test instances)."""
     runs, outcomes = one_partition(quality, seed=seed)
-    cases = lskmddm.claim_cases(runs, outcomes, pd.DataFrame(), pd.DataFrame(),
-                                n_resamples=300)
+    results = lskmddm.Results(lskmddm.Settings(repetitions=1), pd.DataFrame(), runs,
+                              pd.DataFrame(), pd.DataFrame(), outcomes=outcomes)
+    cases = results.claim_cases
+    assert set(cases.test) == {"paired bootstrap over 400 test instances (1000 resamples)"}
     return cases.set_index("claim").verdict
 
 
 def test_method_claims_follow_the_bootstrap_interval():
     best = method_verdicts({"rLSkMDDM": 0.95, "OLSkMDDM": 0.95})
-    assert (best == "supported").all() and len(best) == 4
-    worst = method_verdicts({"rLSkMDDM": 0.3, "OLSkMDDM": 0.3, "KPCA": 0.9, "KCCA": 0.9})
-    assert (worst == "contradicted").all()
+    assert (best[["microF1-best-everywhere", "macroF1-best-everywhere",
+                  "regularisation-helps-microF1", "regularisation-helps-macroF1"]]
+            == "supported").all()
+    worst = method_verdicts({"rLSkMDDM": 0.3, "OLSkMDDM": 0.3, "LSkMDDM": 0.3, "KPCA": 0.9,
+                             "KCCA": 0.9})
+    assert (worst[["microF1-best-everywhere", "macroF1-best-everywhere",
+                   "hsic-beats-baselines-microF1", "hsic-beats-baselines-macroF1"]]
+            == "contradicted").all()
     tied = method_verdicts(dict.fromkeys(lskmddm.METHODS, 0.7))
-    pairs = tied.drop("rLSkMDDM has the best micro-F1")  # the better of two against two
-    assert (pairs == "inconclusive").all()
+    pairs = tied[tied.index.str.startswith(("regularisation", "kpca", "kcca"))]
+    assert len(pairs) == 6 and (pairs == "inconclusive").all()
     # against the best of five equal rivals the margin is biased down, never "supported"
-    assert tied["rLSkMDDM has the best micro-F1"] != "supported"
+    assert tied["microF1-best-everywhere"] != "supported"
 
 
 def test_bootstrap_case_effect_is_the_test_sets_margin():
@@ -122,46 +131,27 @@ def test_bootstrap_case_effect_is_the_test_sets_margin():
     assert case["ci_low"] < case["effect"] < case["ci_high"] and 0 < case["p_value"] <= 1
 
 
-def test_several_partitions_use_the_paired_t_over_them():
+def test_several_partitions_use_the_corrected_t_over_them():
     rows = [{"dataset": "d", "rep": rep, "method": method, "macroAUC": 0.5, "macroF1": 0.5,
              "microF1": 0.5 + (0.1 + 0.01 * rep if method == "rLSkMDDM" else 0)}
             for rep in range(4) for method in lskmddm.METHODS]
-    cases = lskmddm.claim_cases(pd.DataFrame(rows), {}, pd.DataFrame(), pd.DataFrame())
-    best = cases.set_index("claim").loc["rLSkMDDM has the best micro-F1"]
-    assert best.test == "paired t" and best.n == 4 and best.verdict == "supported"
-    assert best.effect == pytest.approx(0.115)
+    results = lskmddm.Results(lskmddm.Settings(repetitions=4), pd.DataFrame(),
+                              pd.DataFrame(rows), pd.DataFrame(), pd.DataFrame())
+    best = results.claim_cases.set_index("claim").loc["microF1-best-everywhere"]
+    assert best.test.startswith("corrected resampled t") and best.n == 4
+    assert best.verdict == "supported" and best.effect == pytest.approx(0.115)
 
 
-def speed_table(eig_over_direct, repeats=3):
-    """Timings of kMDDM (eig) and LSkMDDM (direct) at n = 500, 1000, 2000 on two datasets:
-    eig's time = direct's time x eig_over_direct[repeat]."""
-    rows = []
-    for dataset in ("a", "b"):
-        for n in (500, 1000, 2000):
-            for repeat in range(repeats):
-                direct = 1e-7 * n**2
-                rows += [{"dataset": dataset, "n": n, "repeat": repeat, "solver": solver,
-                          "seconds": seconds, "angle": 1e-10, "reference": "kMDDM (eig)"}
-                         for solver, seconds in (("LSkMDDM (direct)", direct), (
-                             "kMDDM (eig)", direct * eig_over_direct[repeat]))]
-    return pd.DataFrame(rows)
-
-
-@pytest.mark.parametrize("ratios, expected", [((8.0, 9.0, 7.5), "supported"),
-                                              ((0.2, 0.25, 0.22), "contradicted"),
-                                              ((1.3, 0.8, 1.05), "inconclusive")])
-def test_speed_claim_follows_the_ratio_interval(ratios, expected):
-    timing = speed_table(ratios)
-    cases = lskmddm.claim_cases(pd.DataFrame(), {}, timing, pd.DataFrame())
-    claims = lskmddm.claims_table(cases, timing).set_index("claim")
-    speed = claims.loc["LSkMDDM (direct) is faster than kMDDM (eig)"]
-    assert speed.verdict == expected and speed.n == 6 and speed.cases == 2
-    assert speed.effect == pytest.approx(np.exp(np.mean(np.log(np.tile(ratios, 2)))))
-    accuracy = claims.loc["LSkMDDM (direct) reaches kMDDM's subspace where it is timed"]
-    assert accuracy.verdict == "supported" and accuracy.test.startswith(EXACT_TEST)
-    assert np.isnan(accuracy.ci_low) and accuracy.effect == pytest.approx(0.05 - 1e-10)
-    assert set(CLAIM_COLUMNS) <= set(claims.reset_index().columns)
-    assert {*CLAIM_COLUMNS, *lskmddm.CASE_KEYS} <= set(cases.columns)
+def test_results_write_one_catalogue_row_per_claim(tmp_path):
+    """With no data at all every claim still gets its row (untested, with the reason)."""
+    results = lskmddm.Results(lskmddm.Settings(), pd.DataFrame(), pd.DataFrame(),
+                              pd.DataFrame(), pd.DataFrame())
+    saved = {path.name: path for path in lskmddm.save_tables(results, tmp_path)}
+    claims = pd.read_csv(saved["claims.csv"])
+    assert list(claims.columns) == CATALOGUE_COLUMNS
+    assert list(claims.id) == [claim.id for claim in CATALOGUE]
+    assert (claims.reproduced == "not tested").all()
+    assert pd.read_csv(saved["claim_cases.csv"]).empty
 
 
 def power_law_timing(seed):
