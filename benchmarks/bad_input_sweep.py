@@ -244,7 +244,7 @@ def array_estimator_cases(cls) -> list[Case]:
             Case(f"{name}.fit", "Y all zeros", WARN, lambda: fit(X, np.zeros_like(Y)),
                  names=degenerate_names),
             Case(f"{name}.fit", "Y 3-D", REFUSE, lambda: fit(X, Y[:, :, None]),
-                 names=("Y", "2-D", "dimension")),
+                 names=("2-D", "dimension"), wrong=("Unknown label type",)),
             Case(f"{name}.fit", "Y values 0/2", REFUSE, lambda: fit(X, 2 * Y),
                  names=("Y", "0/1", "binary")),
             Case(f"{name}.fit", "Y strings", REFUSE, lambda: fit(X, Y.astype(str)),

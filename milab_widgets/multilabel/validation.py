@@ -105,6 +105,9 @@ def _label_values(estimator, Y):
     if Y is None:
         raise InputError(f"{name} requires y to be passed, but the target y is None; pass Y, "
                          "the 0/1 label matrix (samples x labels).")
+    if not scipy.sparse.issparse(Y) and np.ndim(Y) > 2:
+        raise InputError(f"Y has shape {np.shape(Y)}; {name} needs a 2-D 0/1 label matrix "
+                         "(samples x labels); for one label use Y.reshape(-1, 1).")
     kind = type_of_target(Y, input_name="Y", raise_unknown=True)
     if kind.startswith("continuous"):
         raise InputError(f"Y is continuous; {name} needs a 0/1 label matrix (samples x labels).")

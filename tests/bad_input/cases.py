@@ -39,6 +39,12 @@ def is_bag_estimator(cls: type) -> bool:
     return cls.__module__.startswith("milab_widgets.mil")
 
 
+def needs_label_matrix(cls: type) -> bool:
+    """A multi-label estimator whose fit requires the 0/1 label matrix Y (its tags say so)."""
+    return cls.__module__.startswith("milab_widgets.multilabel") and \
+        make(cls).__sklearn_tags__().target_tags.required
+
+
 def bags(seed: int = 0) -> BagDataset:
     """12 bags of 2-3 instances in 2 features, labels 0/1 alternating."""
     rng = np.random.default_rng(seed)

@@ -10,12 +10,9 @@ import pytest
 
 from milab_widgets.exceptions import DegenerateInputWarning, InputError
 from milab_widgets.oneclass import CDVSESVDD
-from tests.bad_input.cases import fit_data, make, public_estimators
+from tests.bad_input.cases import fit_data, make, needs_label_matrix, public_estimators
 
-#: The multi-label estimators whose fit requires a label matrix Y (their tags say so).
-MULTILABEL = [cls for cls in public_estimators()
-              if cls.__module__.startswith("milab_widgets.multilabel")
-              and make(cls).__sklearn_tags__().target_tags.required]
+MULTILABEL = [cls for cls in public_estimators() if needs_label_matrix(cls)]
 SELECTORS = [cls for cls in MULTILABEL if hasattr(cls, "selection")]
 
 

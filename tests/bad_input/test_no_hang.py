@@ -58,3 +58,15 @@ def test_a_tolerance_below_the_float_spacing_stops_at_the_cap():
 def test_iteration_cap_must_be_a_positive_integer(max_iter):
     with pytest.raises(InvalidParameterError, match="'max_iter' parameter of golden_section"):
         golden_section_maximize(np.sin, 0.0, 1.0, max_iter=max_iter)
+
+
+def test_two_view_clustering_with_tol_zero_runs_exactly_max_iter():
+    """tol=0 is kept (the experiments' fixed-iteration protocol): the cap ends the loop."""
+    from milab_widgets.mil import TwoViewMIClustering
+    from tests.bad_input.cases import bags
+    data = bags()
+    model = {}
+    assert _finishes(lambda: model.setdefault("fit", TwoViewMIClustering(
+        2, tol=0, max_iter=7, n_components=3, random_state=0).fit([data, data]))) is None
+    assert model["fit"].n_iter_ == 7 and not model["fit"].converged_
+    assert len(model["fit"].objective_) == 8

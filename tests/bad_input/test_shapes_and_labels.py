@@ -18,6 +18,7 @@ from milab_widgets.mil import (
     tune_alpha_nca,
 )
 from milab_widgets.multilabel import MFSEF
+from tests.bad_input.cases import fit_data, make, needs_label_matrix, public_estimators
 
 D = np.array([[0.0, 1.0, 2.0], [1.0, 0.0, 1.5], [2.0, 1.5, 0.0]])
 
@@ -148,3 +149,11 @@ def test_selected_bags_keep_their_feature_names():
     data = _frame_bags(["b", "a"])
     assert list(data[np.array([2, 0])].feature_names) == ["b", "a"]
     assert list(data.map_instances(lambda x: 2 * x).feature_names) == ["b", "a"]
+
+
+@pytest.mark.parametrize("cls", [cls for cls in public_estimators() if needs_label_matrix(cls)],
+                         ids=lambda cls: cls.__name__)
+def test_a_3d_label_array_is_refused_by_its_shape(cls):
+    X, Y = fit_data(cls)
+    with pytest.raises(InputError, match=r"Y has shape \(30, 3, 1\); .* needs a 2-D 0/1 label"):
+        make(cls).fit(X, Y[:, :, None])
