@@ -39,6 +39,29 @@ def load_dataset(name: str) -> BagDataset:
         A file is missing (the message says how to fetch it).
     ChecksumError, DataFormatError
         A file is corrupt.
+
+    Parameters
+    ----------
+    name : str
+        A registered name (``list_datasets()["name"]``), any case.
+
+    Returns
+    -------
+    BagDataset, OneClassDataset or MultiLabelDataset
+        The dataset, by its registry kind.
+
+    See Also
+    --------
+    list_datasets : what is registered and available.
+    fetch : downloads a dataset into the data home.
+    dataset_info : the registry entry without loading.
+
+    Examples
+    --------
+    >>> from milab_widgets.data import load_dataset
+    >>> musk1 = load_dataset("musk1")        # shipped by the mil package: no download
+    >>> len(musk1), musk1.instances.shape, int(musk1.labels.sum())
+    (92, (476, 166), 47)
     """
     spec = get_spec(name)
     return _load(spec.name, tuple(locate(spec)))
@@ -55,7 +78,30 @@ def _load(name: str, paths: tuple[Path, ...]) -> BagDataset:
 
 
 def dataset_info(name: str) -> DatasetSpec:
-    """The registry entry for ``name``: files, source, citation, description, counts."""
+    """The registry entry for ``name``: files, source, citation, description, counts.
+
+    Parameters
+    ----------
+    name : str
+        A registered name, any case.
+
+    Returns
+    -------
+    DatasetSpec
+        Files, source, citation, description and recorded counts.
+
+    See Also
+    --------
+    list_datasets : every entry as a table.
+    load_dataset : reads the data.
+
+    Examples
+    --------
+    >>> from milab_widgets.data import dataset_info
+    >>> spec = dataset_info("Musk1")
+    >>> spec.kind, spec.counts["bags"]
+    ('mil', 92)
+    """
     return get_spec(name)
 
 
@@ -66,6 +112,24 @@ def list_datasets() -> pd.DataFrame:
     integers; other kinds' count columns follow), available (all files present), where
     ("data home", "package" or "missing"; presence only, sha256 is checked on load),
     source (URL).
+
+    Returns
+    -------
+    DataFrame
+        One row per dataset, in registry order.
+
+    See Also
+    --------
+    load_dataset : reads one.
+    fetch : downloads the missing ones (``milab fetch NAME``).
+
+    Examples
+    --------
+    >>> from milab_widgets.data import list_datasets
+    >>> table = list_datasets()
+    >>> musk1 = table.set_index("name").loc["musk1"]
+    >>> musk1["kind"], int(musk1["bags"]), bool(musk1["available"])
+    ('mil', 92, True)
     """
     specs = list(REGISTRY.values())
     counts = pd.DataFrame([dict(spec.counts) for spec in specs], index=range(len(specs)))

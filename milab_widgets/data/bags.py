@@ -43,6 +43,12 @@ class BagDataset:
     (2, [2, 1])
     >>> bags[np.array([1])].instances.tolist()
     [[5.0]]
+
+    See Also
+    --------
+    from_bags : builds one from a list of bags.
+    load_dataset : the registered multi-instance sets (Musk1, Musk2, Elephant, Fox, Tiger...).
+    bag_distances : distances between bags.
     """
 
     def __init__(self, instances, offsets, labels=None, bag_ids=None, name: str = "",
@@ -62,9 +68,24 @@ class BagDataset:
 
     @classmethod
     def from_bags(cls, bags: Sequence, labels=None, name: str = "") -> BagDataset:
-        """Build from a list of 2-D arrays or DataFrames (one per bag, rows = instances);
-        DataFrame bags must share their columns, in one order, which become
-        ``feature_names``."""
+        """Build from one 2-D array or DataFrame per bag (rows = instances).
+
+        DataFrame bags must share their columns, in one order, which become ``feature_names``.
+
+        Parameters
+        ----------
+        bags : sequence of array-like or DataFrame
+            The bags, each of shape (n_instances_i, n_features).
+        labels : array-like of shape (n_bags,), default=None
+            Bag labels.
+        name : str, default=""
+            The dataset's name.
+
+        Returns
+        -------
+        BagDataset
+            The bags as one instance matrix and offsets.
+        """
         feature_names = _shared_columns(bags)
         arrays = [_real_array(bag, f"bag {i}") for i, bag in enumerate(bags)]
         if not arrays:
@@ -108,7 +129,18 @@ class BagDataset:
 
     # -- access ------------------------------------------------------------------------------
     def bag(self, i: int) -> np.ndarray:
-        """The instances of bag ``i`` (a view, rows = instances)."""
+        """The instances of bag ``i``.
+
+        Parameters
+        ----------
+        i : int
+            Bag index.
+
+        Returns
+        -------
+        ndarray of shape (n_instances_i, n_features)
+            A view into ``instances`` (rows = instances).
+        """
         i = range(len(self))[i]  # normalises negative i and raises IndexError when out of range
         return self.instances[self.offsets[i] : self.offsets[i + 1]]
 
@@ -130,7 +162,18 @@ class BagDataset:
                           self.bag_ids[selected], self.name, self.feature_names)
 
     def with_instances(self, instances) -> BagDataset:
-        """The same bags and labels with new instance rows (e.g. scaled features)."""
+        """The same bags and labels with new instance rows (e.g. scaled features).
+
+        Parameters
+        ----------
+        instances : array-like of shape (n_instances, n_features_new)
+            One row per instance, in the current order.
+
+        Returns
+        -------
+        BagDataset
+            A new dataset; this one is unchanged.
+        """
         instances = _as_instance_matrix(instances)
         if len(instances) != self.n_instances:
             raise InputError(
@@ -141,7 +184,18 @@ class BagDataset:
         return BagDataset(instances, self.offsets, self.labels, self.bag_ids, self.name, names)
 
     def map_instances(self, transform: Callable[[np.ndarray], np.ndarray]) -> BagDataset:
-        """Apply ``transform`` to the instance matrix (e.g. a fitted scaler's transform)."""
+        """Apply ``transform`` to the instance matrix (e.g. a fitted scaler's transform).
+
+        Parameters
+        ----------
+        transform : callable
+            ``transform(instances) -> new instances`` with one row per instance.
+
+        Returns
+        -------
+        BagDataset
+            A new dataset; this one is unchanged.
+        """
         return self.with_instances(transform(self.instances))
 
     def __repr__(self) -> str:

@@ -30,6 +30,22 @@ def data_home() -> Path:
     ``$MILAB_DATA_HOME`` when set (a relative value is resolved against the current
     directory), else the per-user data folder (``platformdirs.user_data_dir``, e.g.
     ``~/.local/share/milab-widgets`` on Linux). The folder need not exist yet.
+
+    Returns
+    -------
+    Path
+        An absolute path.
+
+    See Also
+    --------
+    fetch : downloads into this folder.
+    list_datasets : where each dataset is read from.
+
+    Examples
+    --------
+    >>> from milab_widgets.data import data_home
+    >>> data_home().is_absolute()
+    True
     """
     configured = os.environ.get(ENV_DATA_HOME, "").strip()
     if configured:

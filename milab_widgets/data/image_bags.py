@@ -161,7 +161,38 @@ SECOND_VIEW_GENERATORS = ("kmeansseg", "lbp", "sift")
 
 
 def image_bags(images, generator: str, labels=None, name: str = "") -> BagDataset:
-    """Bags of ``generator``'s instances, one bag per image (grey levels scaled to [0, 1])."""
+    """Bags of ``generator``'s instances, one bag per image (grey levels scaled to [0, 1]).
+
+    Parameters
+    ----------
+    images : array-like of shape (n_images, height, width)
+        Grey-level images.
+    generator : {"patches", "kmeansseg", "lbp", "sift"}
+        How an image becomes instances: raw patches, k-means segments, LBP histograms of
+        patches or SIFT-like patch descriptors.
+    labels : array-like of shape (n_images,), default=None
+        Bag labels.
+    name : str, default=""
+        The dataset's name.
+
+    Returns
+    -------
+    BagDataset
+        One bag per image.
+
+    See Also
+    --------
+    digits_two_view : scikit-learn's digits as a two-view problem.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from milab_widgets.data.image_bags import image_bags
+    >>> images = np.arange(128, dtype=float).reshape(2, 8, 8)
+    >>> bags = image_bags(images, "lbp", labels=[0, 1])
+    >>> len(bags), bags.instances.shape
+    (2, (18, 10))
+    """
     if generator not in GENERATORS:
         raise InputError(f"generator={generator!r} is not one of {list(GENERATORS)}.")
     images = np.asarray(images, dtype=np.float64)
@@ -178,7 +209,32 @@ def image_bags(images, generator: str, labels=None, name: str = "") -> BagDatase
 
 def digits_two_view(subset: str = "digits-a", generators=SECOND_VIEW_GENERATORS) -> TwoViewBags:
     """One of :data:`DIGIT_SUBSETS` as a TwoViewBags: first view "patches", second view by
-    each of ``generators``. Classes are the digits, numbered in the subset's order."""
+    each of ``generators``. Classes are the digits, numbered in the subset's order.
+
+    Parameters
+    ----------
+    subset : {"digits-a", "digits-b"}, default="digits-a"
+        Digits 0-5, or six often confused digits (1, 3, 5, 7, 8, 9).
+    generators : sequence of str, default=("kmeansseg", "lbp", "sift")
+        The second views to build.
+
+    Returns
+    -------
+    TwoViewBags
+        1,083 (digits-a) objects; their classes are the digits.
+
+    See Also
+    --------
+    image_bags : one view of images as bags.
+    TwoViewMIClustering : the clustering of the TwoViewMIC experiments.
+
+    Examples
+    --------
+    >>> from milab_widgets.data.image_bags import digits_two_view
+    >>> data = digits_two_view("digits-a", generators=("lbp",))
+    >>> len(data.labels), data.class_names, list(data.second)
+    (1083, ('0', '1', '2', '3', '4', '5'), ['lbp'])
+    """
     if subset not in DIGIT_SUBSETS:
         raise InputError(f"subset={subset!r} is not one of {list(DIGIT_SUBSETS)}.")
     digits = DIGIT_SUBSETS[subset]

@@ -41,6 +41,11 @@ class MultiLabelDataset:
     >>> train, test = data.train_test()
     >>> train.n_samples, test.Y.tolist()
     (2, [[1, 1]])
+
+    See Also
+    --------
+    load_dataset : the registered multi-label sets (yeast, scene, Yahoo, rcv1).
+    MLkNN, MFSEF, KernelMDDM : the estimators that read ``X`` and ``Y``.
     """
 
     def __init__(self, X, Y, feature_names: Sequence[str] | None = None,
@@ -83,7 +88,13 @@ class MultiLabelDataset:
                                  self.label_names, None, self.name)
 
     def train_test(self) -> tuple[MultiLabelDataset, MultiLabelDataset]:
-        """The fixed split's training and test parts."""
+        """The fixed split's training and test parts.
+
+        Returns
+        -------
+        train, test : MultiLabelDataset
+            The rows of each part.
+        """
         if self.split is None:
             raise InputError(
                 f"dataset {self.name or 'unnamed'!r} has no fixed train/test split; split it "
@@ -93,7 +104,18 @@ class MultiLabelDataset:
         return self[train], self[test]
 
     def select_features(self, columns) -> MultiLabelDataset:
-        """The same rows, labels and split with only ``columns`` (indices, in that order)."""
+        """The same rows, labels and split with only ``columns``.
+
+        Parameters
+        ----------
+        columns : array-like of int
+            Feature indices, in the order to keep.
+
+        Returns
+        -------
+        MultiLabelDataset
+            A new dataset.
+        """
         columns = np.asarray(columns, dtype=np.int64).ravel()
         if columns.size and (columns.min() < 0 or columns.max() >= self.n_features):
             raise InputError(

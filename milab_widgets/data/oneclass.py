@@ -31,6 +31,12 @@ class OneClassDataset:
     OneClassDataset(toy: 3 samples, 2 features, 2 normal / 1 outlier)
     >>> data.normal.X.tolist()
     [[0.0, 1.0], [2.0, 3.0]]
+
+    See Also
+    --------
+    sine_noise, square_noise : the CDVSE paper's synthetic sets.
+    load_dataset : the registered UCI one-class sets.
+    SVDD : learns the normal class.
     """
 
     def __init__(self, X, y, name: str = "", feature_names=None):

@@ -27,6 +27,17 @@ class DataFile:
         Hex digest every copy must match.
     url : str or None
         Where ``milab fetch`` downloads it from by default (None: no public download).
+
+    See Also
+    --------
+    DatasetSpec : a dataset's files and provenance.
+    fetch : downloads and checks the files.
+
+    Examples
+    --------
+    >>> from milab_widgets.data import dataset_info
+    >>> dataset_info("fox").files[0].relpath
+    'mil/fte.zip'
     """
 
     relpath: str
@@ -90,6 +101,18 @@ class DatasetSpec:
         Recorded shape of the data (for ``mil``: bags, instances, features, positives,
         negatives), so tables need not load every dataset; tests check them against the
         loaded data.
+
+    See Also
+    --------
+    dataset_info : the entry of one dataset.
+    list_datasets : every entry as a table.
+
+    Examples
+    --------
+    >>> from milab_widgets.data import dataset_info
+    >>> spec = dataset_info("yeast")
+    >>> spec.kind, spec.counts["labels"], len(spec.files)
+    ('multilabel', 14, 3)
     """
 
     name: str

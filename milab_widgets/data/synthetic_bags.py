@@ -45,6 +45,23 @@ def synthetic_two_view_bags(n_clusters: int = 3, bags_per_cluster: int = 30,
         Standard deviation of the concept centres and the background, in units of the
         concepts' own (unit) standard deviation; larger is easier.
     seed : int
+
+    Returns
+    -------
+    TwoViewBags
+        n_clusters x bags_per_cluster objects in two views.
+
+    See Also
+    --------
+    TwoViewMIClustering : clusters them.
+    digits_two_view : a real-image two-view problem.
+
+    Examples
+    --------
+    >>> from milab_widgets.data.synthetic_bags import synthetic_two_view_bags
+    >>> data = synthetic_two_view_bags(n_clusters=2, bags_per_cluster=5, seed=0)
+    >>> len(data.labels), data.first.n_features, data.second["synthetic"].n_features
+    (10, 4, 6)
     """
     dims = np.asarray(n_features)
     if dims.shape != (2,) or dims.dtype.kind not in "iu" or (dims < 1).any():

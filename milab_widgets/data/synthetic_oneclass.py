@@ -53,7 +53,40 @@ def _labelled(normal: np.ndarray, outliers: np.ndarray, name: str) -> OneClassDa
                   "literal": ["boolean"]}, prefer_skip_nested_validation=True)
 def sine_noise(n_normal: int = 200, n_outliers: int = 50, noise: float = 0.1,
                offset: float = 1.5, seed: int = 0, literal: bool = False) -> OneClassDataset:
-    """Synthetic Sine_noise: a noisy sine band (normal) and uniform outliers in [0, 3]^2."""
+    """Synthetic Sine_noise: a noisy sine band (normal) and uniform outliers in [0, 3]^2.
+
+    Parameters
+    ----------
+    n_normal : int, default=200
+        Normal samples.
+    n_outliers : int, default=50
+        Outliers, uniform in [0, 3]^2.
+    noise : float, default=0.1
+        Standard deviation of the band's noise.
+    offset : float, default=1.5
+        Vertical offset of the sine.
+    literal : bool, default=False
+        The text's reading instead: normal uniform, outliers on the band (module notes).
+    seed : int, default=0
+        Seeds the draw.
+
+    Returns
+    -------
+    OneClassDataset
+        X of shape (n_normal + n_outliers, 2); y = +1 normal, -1 outlier.
+
+    See Also
+    --------
+    square_noise : the other synthetic set.
+    CDVSESVDD : the CDVSE paper's Figs. 2-3 draw its boundaries on these sets.
+
+    Examples
+    --------
+    >>> from milab_widgets.data.synthetic_oneclass import sine_noise
+    >>> data = sine_noise(n_normal=20, n_outliers=5, seed=0)
+    >>> data.X.shape, int((data.y == -1).sum())
+    ((25, 2), 5)
+    """
     rng = np.random.default_rng(seed)
     if literal:
         return _labelled(_uniform_box(n_normal, rng), _sine_band(n_outliers, noise, offset, rng),
@@ -64,7 +97,34 @@ def sine_noise(n_normal: int = 200, n_outliers: int = 50, noise: float = 0.1,
 
 @validate_params(_SIZES, prefer_skip_nested_validation=True)
 def square_noise(n_normal: int = 200, n_outliers: int = 50, seed: int = 0) -> OneClassDataset:
-    """Synthetic Square_noise: uniform on a square frame (normal), uniform outliers in [0, 3]^2."""
+    """Synthetic Square_noise: uniform on a square frame (normal), uniform outliers in [0, 3]^2.
+
+    Parameters
+    ----------
+    n_normal : int, default=200
+        Normal samples.
+    n_outliers : int, default=50
+        Outliers, uniform in [0, 3]^2.
+    seed : int, default=0
+        Seeds the draw.
+
+    Returns
+    -------
+    OneClassDataset
+        X of shape (n_normal + n_outliers, 2); y = +1 normal, -1 outlier.
+
+    See Also
+    --------
+    sine_noise : the other synthetic set.
+    CDVSESVDD : the CDVSE paper's Figs. 2-3 draw its boundaries on these sets.
+
+    Examples
+    --------
+    >>> from milab_widgets.data.synthetic_oneclass import square_noise
+    >>> data = square_noise(n_normal=20, n_outliers=5, seed=0)
+    >>> data.X.shape, int((data.y == -1).sum())
+    ((25, 2), 5)
+    """
     rng = np.random.default_rng(seed)
     low, high = _FRAME_OUTER
     normal = np.empty((0, 2))

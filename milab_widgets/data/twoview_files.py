@@ -64,6 +64,26 @@ class TwoViewBags:
         The second view by each bag generator, objects in the same order.
     description : str
         Where the data comes from (shown in notebooks and panels).
+
+    Parameters
+    ----------
+    name, labels, class_names, first_name, first, second, description
+        The attributes below.
+
+    See Also
+    --------
+    read_two_view_folder, write_two_view_folder : the folder format.
+    synthetic_two_view_bags, digits_two_view : the TwoViewMIC experiments' problems.
+
+    Examples
+    --------
+    >>> from milab_widgets.data.synthetic_bags import synthetic_two_view_bags
+    >>> data = synthetic_two_view_bags(n_clusters=2, bags_per_cluster=5, seed=0)
+    >>> first, second = data.views("synthetic")
+    >>> len(first) == len(second) == 10
+    True
+    >>> data.subset([1]).labels.tolist()      # class 1 only, renumbered
+    [0, 0, 0, 0, 0]
     """
 
     name: str
@@ -95,13 +115,35 @@ class TwoViewBags:
         return len(self.class_names)
 
     def views(self, generator: str) -> list[BagDataset]:
-        """[first view, second view by ``generator``]: the two views of one problem."""
+        """The two views of one problem: the first view and the second by ``generator``.
+
+        Parameters
+        ----------
+        generator : str
+            A key of ``second``.
+
+        Returns
+        -------
+        list of BagDataset
+            ``[first, second[generator]]``.
+        """
         if generator not in self.second:
             raise InputError(f"generator={generator!r} is not one of {self.generators}.")
         return [self.first, self.second[generator]]
 
     def subset(self, classes) -> TwoViewBags:
-        """The objects of the given classes (numbers into ``class_names``), renumbered."""
+        """The objects of the given classes, renumbered 0, 1, ...
+
+        Parameters
+        ----------
+        classes : sequence of int
+            Class numbers (positions in ``class_names``).
+
+        Returns
+        -------
+        TwoViewBags
+            Those objects, in both views.
+        """
         classes = list(classes)
         keep = np.isin(self.labels, classes)
         if not keep.any():
@@ -126,6 +168,34 @@ def read_two_view_folder(folder, name: str | None = None) -> TwoViewBags:
         A missing or malformed file: no labels.csv, not exactly one view1_ file, no view2_
         file, a missing ``bag_id`` column, duplicate or unknown bag ids, objects without
         instances, non-numeric or missing feature values.
+
+    Parameters
+    ----------
+    folder : str or Path
+        The folder holding labels.csv, one view1_ file and view2_ files.
+    name : str, default=None
+        The dataset's name; None means the folder's name.
+
+    Returns
+    -------
+    TwoViewBags
+        The objects and their views.
+
+    See Also
+    --------
+    write_two_view_folder : the inverse.
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> from milab_widgets.data.twoview_files import read_two_view_folder, write_two_view_folder
+    >>> from milab_widgets.data.synthetic_bags import synthetic_two_view_bags
+    >>> data = synthetic_two_view_bags(n_clusters=2, bags_per_cluster=5, seed=0)
+    >>> with tempfile.TemporaryDirectory() as folder:
+    ...     written = write_two_view_folder(data, folder)
+    ...     again = read_two_view_folder(written)
+    >>> again.labels.tolist() == data.labels.tolist()
+    True
     """
     folder = Path(folder)
     if not folder.is_dir():
@@ -153,7 +223,36 @@ def read_two_view_folder(folder, name: str | None = None) -> TwoViewBags:
 
 
 def write_two_view_folder(data: TwoViewBags, folder) -> Path:
-    """Write ``data`` in the folder format (the inverse of :func:`read_two_view_folder`)."""
+    """Write ``data`` in the folder format (the inverse of :func:`read_two_view_folder`).
+
+    Parameters
+    ----------
+    data : TwoViewBags
+        The objects to write.
+    folder : str or Path
+        Where to write (created if needed).
+
+    Returns
+    -------
+    Path
+        The folder written.
+
+    See Also
+    --------
+    read_two_view_folder : the inverse.
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> from pathlib import Path
+    >>> from milab_widgets.data.twoview_files import write_two_view_folder
+    >>> from milab_widgets.data.synthetic_bags import synthetic_two_view_bags
+    >>> data = synthetic_two_view_bags(n_clusters=2, bags_per_cluster=5, seed=0)
+    >>> with tempfile.TemporaryDirectory() as folder:
+    ...     names = sorted(path.name for path in write_two_view_folder(data, folder).iterdir())
+    >>> names[0]
+    'labels.csv'
+    """
     folder = Path(folder)
     folder.mkdir(parents=True, exist_ok=True)
     ids = data.first.bag_ids
