@@ -60,7 +60,25 @@ _SAVE_FORMATS = ("svg", "png", "pdf", "html", "json")
 
 @alt.theme.register(THEME_NAME, enable=False)
 def lab_theme() -> alt.theme.ThemeConfig:
-    """Return the lab theme: palette, fonts, sizes and axis style for every chart."""
+    """Return the lab theme: palette, fonts, sizes and axis style for every chart.
+
+    Returns
+    -------
+    dict
+        An Altair theme configuration (``alt.theme.ThemeConfig``).
+
+    See Also
+    --------
+    use_lab_charts : enables this theme for the process.
+    altair.Chart : the charts it styles.
+
+    Examples
+    --------
+    >>> from milab_widgets.charts import PALETTE, lab_theme
+    >>> theme = lab_theme()
+    >>> theme["config"]["range"]["category"] == list(PALETTE)
+    True
+    """
     label = {"labelFontSize": 12, "titleFontSize": 13, "titleFontWeight": "normal"}
     return alt.theme.ThemeConfig(
         config={
@@ -115,6 +133,19 @@ def use_lab_charts() -> None:
     chart is then an SVG + PNG output rendered by vl-convert (:func:`static_images`): kept
     in the saved notebook and drawn wherever it is opened, with no kernel. The panels'
     live charts do not depend on the renderer (they are widgets).
+
+    See Also
+    --------
+    lab_theme : the theme.
+    save_chart : writes a chart as SVG/PNG files.
+
+    Examples
+    --------
+    >>> import altair as alt
+    >>> from milab_widgets.charts import THEME_NAME, use_lab_charts
+    >>> use_lab_charts()
+    >>> alt.theme.active == THEME_NAME
+    True
     """
     alt.theme.enable(THEME_NAME)
     alt.renderers.enable(STATIC_RENDERER)
@@ -134,6 +165,39 @@ def save_chart(
     created. ``scale_factor`` multiplies the PNG resolution (2 gives sharp figures).
 
     Returns the paths written, in the order of ``formats``.
+
+    Parameters
+    ----------
+    chart : altair.Chart or another top-level Altair chart
+        The chart to write.
+    path_without_suffix : str or Path
+        The files' path without the format's suffix.
+    formats : iterable of {"svg", "png", "pdf", "json", "html"}, default=("svg", "png")
+        One file per format.
+    scale_factor : float, default=2.0
+        Multiplies the PNG resolution.
+
+    Returns
+    -------
+    list of Path
+        The files written, in the order of ``formats``.
+
+    See Also
+    --------
+    use_lab_charts : the theme and renderer of the notebooks.
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> from pathlib import Path
+    >>> import altair as alt
+    >>> import pandas as pd
+    >>> from milab_widgets.charts import save_chart
+    >>> chart = alt.Chart(pd.DataFrame({"x": [1, 2], "y": [3, 4]})).mark_line().encode(x="x", y="y")
+    >>> with tempfile.TemporaryDirectory() as folder:
+    ...     written = save_chart(chart, Path(folder) / "line", formats=("svg",))
+    ...     [path.name for path in written], written[0].read_text().startswith("<svg")
+    (['line.svg'], True)
     """
     formats = tuple(formats)
     unknown = [f for f in formats if f not in _SAVE_FORMATS]
