@@ -287,6 +287,26 @@ def _exact_part(counts: dict[str, int]) -> str:
     return f"; {exact_text(counts)}" if counts["hold"] + counts["fail"] else ""
 
 
+#: One paper's counts as the README's table and the paper pages show them.
+OVERVIEW_COLUMNS = ["paper's claims", "reproduced", *VERDICTS, "exact checks hold",
+                    "exact checks fail", "not tested",
+                    "project's checks (supported · contradicted · inconclusive)"]
+
+
+def overview_counts(claims: pd.DataFrame) -> dict | None:
+    """One paper's counts for an overview table (:data:`OVERVIEW_COLUMNS`): its own claims
+    first (how many, reproduced k of n, the verdicts, exact checks and not-tested claims
+    apart), then the project's checks in one cell; None for an old-format claims.csv."""
+    if not is_catalogue(claims):
+        return None
+    paper = claim_counts(claims[claims.origin == "paper"])
+    project = claim_counts(claims[claims.origin == "project"])
+    return dict(zip(OVERVIEW_COLUMNS, [
+        paper["claims"], reproduced_text(paper), *(paper[word] for word in VERDICTS),
+        paper["hold"], paper["fail"], paper["not tested"],
+        verdicts_text(project) if project["claims"] else "none"]))
+
+
 def claim_rows(claims: pd.DataFrame) -> pd.DataFrame:
     """A catalogue table for reading, one row per claim: the claim, where the paper makes
     it, its scope, reproduced (k of n), verdict, effect and 95 % interval (ratios as "x",
@@ -359,27 +379,6 @@ def forest_figure(claims: pd.DataFrame, paper: str):
     return forest_chart(claims, label="label", facet=facet,
                         title=f"{paper}: the paper's claims and the project's checks",
                         effect_title="effect, 95 % interval (favours the claim →)")
-
-
-def claims_markdown(claims: pd.DataFrame) -> str:
-    """A catalogue table as the Markdown of a verdict: per origin (the paper's claims
-    first), its counts, then a line per claim with where the paper makes it, its scope,
-    reproduced, verdict, effect and interval, and what the interval covers."""
-    sections = []
-    for origin, heading in ORIGINS.items():
-        chosen = claims[claims.origin == origin]
-        if chosen.empty:
-            continue
-        noun = "claim" if origin == "paper" else "check"
-        lines = [f"- {row['claim']} ({row['source']}; {row['scope']}): " + (
-                 f"not tested: {row['interval covers']}" if row["reproduced"] == UNTESTED else
-                 f"reproduced {row['reproduced']}, **{row['verdict']}**, effect "
-                 f"{row['effect']}, 95 % interval {row['95 % interval']}; the interval "
-                 f"covers: {row['interval covers']}")
-                 for row in claim_rows(chosen).to_dict("records")]
-        sections.append(f"**{heading}.** {counts_sentence(claim_counts(chosen), noun)}\n\n"
-                        + "\n".join(lines))
-    return "\n\n".join(sections)
 
 
 def forest_plot(result: PaperResult, output: Path) -> Path:

@@ -161,17 +161,3 @@ def test_counts_keep_exact_checks_and_untested_claims_apart():
     assert report.reproduced_text(counts) == "0 of 2 (+1 partly)"
     assert report.plural(1, "claim") == "1 claim" and report.plural(2, "claim") == "2 claims"
     assert list(catalogue_claims().columns) == CATALOGUE_COLUMNS
-
-
-def test_claims_markdown_leads_with_the_papers_claims_and_says_what_each_interval_covers():
-    text = report.claims_markdown(catalogue_claims())
-    paper, project = text.index("**The paper's claims.**"), \
-        text.index("**The project's added checks.**")
-    assert paper < text.index("- Ker beats every baseline (§3.3, Tables 1-2; every case): "
-                              "reproduced partly (2 of 3), **contradicted**") < project
-    assert "the interval covers: runs on the same bags" in text
-    assert ("- factor is faster (ours; faster): reproduced no (0 of 1), **contradicted**, "
-            "effect 0.0711x, 95 % interval [0.05x, 0.1x]; the interval covers: timing "
-            "repeats") in text
-    assert ("- Ker on NUS-WIDE2 (Table 2; every case): not tested: NUS-WIDE2 is not "
-            "obtainable here") in text
