@@ -6,6 +6,10 @@ build time, so a page always shows the numbers the last run wrote.
 * ``claims-summary``: one row per paper with its claims' verdict counts, from
   ``reports/<paper>/claims.csv`` (see :func:`verdict_counts`); exact checks (no sampling,
   no interval) are counted apart from the statistical verdicts.
+* ``paper-claims <paper>``: one paper's ``claims.csv`` in words (:func:`paper_claims_markdown`):
+  the paper's claims first, how many our data reproduce and how many are supported,
+  contradicted or inconclusive, one line per claim with what its interval covers, then the
+  project's checks under their own heading.
 
 :func:`claims_summary_markdown` is the same table as Markdown, and
 ``python docs/_ext/report_tables.py`` writes it into the README between its
@@ -104,6 +108,23 @@ def claims_summary_markdown(reports: Path, cite: bool = True) -> str:
     return "\n".join(markdown_table(summary)) + "\n"
 
 
+def paper_claims_markdown(claims_csv: Path) -> str:
+    """``claims_csv`` as Markdown through :func:`milab_widgets.claims.text.claims_markdown`;
+    a note instead when the file is missing or predates the claims catalogue (no ``origin``
+    column: its rows are not one per claim of the paper)."""
+    from milab_widgets.claims.text import claims_markdown
+
+    if not claims_csv.exists():
+        return (f"*No `{claims_csv.parent.name}/claims.csv` yet: the paper's full run has not "
+                "been committed.*")
+    claims = pd.read_csv(claims_csv)
+    if "origin" not in claims.columns:
+        return (f"*The committed `{claims_csv.parent.name}/claims.csv` predates the claims "
+                "catalogue: its counts and one line per claim appear here once the full "
+                "run at the paper's protocol is committed.*")
+    return claims_markdown(claims)
+
+
 class _TableDirective(Directive):
     def render(self, frame: pd.DataFrame, digits: int = 4) -> list:
         """``frame`` parsed as a Markdown table in the page's own parser."""
@@ -137,8 +158,22 @@ class ClaimsSummary(_TableDirective):
         return self.render(summary)
 
 
+class PaperClaims(Directive):
+    required_arguments = 1
+
+    def run(self):
+        env = self.state.document.settings.env
+        path = Path(env.srcdir).parent / "reports" / self.arguments[0] / "claims.csv"
+        env.note_dependency(str(path))
+        holder = nodes.Element()
+        self.state.nested_parse(StringList(paper_claims_markdown(path).splitlines()),
+                                self.content_offset, holder)
+        return holder.children
+
+
 def setup(app):
     app.add_directive("report-table", ReportTable)
+    app.add_directive("paper-claims", PaperClaims)
     app.add_directive("claims-summary", ClaimsSummary)
     return {"parallel_read_safe": True, "parallel_write_safe": True}
 
