@@ -67,49 +67,42 @@ def test_included_headings_nest_under_the_pages_sections(tmp_path):
         "```{include} top.md\n:heading-offset: 2\n```\n```{include} deep.md\n```\n")
 
 
-def test_verdict_counts_read_the_verdict_column(tmp_path):
-    path = tmp_path / "claims.csv"
-    pd.DataFrame({"claim": list("abcde"),
-                  "verdict": ["supported", "inconclusive", "Inconclusive", "contradicted",
-                              "inconclusive"]}).to_csv(path, index=False)
-    assert report_tables.verdict_counts(path) == {
-        "supported": 1, "contradicted": 1, "inconclusive": 3, "exact checks hold": 0,
-        "exact checks fail": 0}
+def test_claims_summary_leads_with_the_papers_claims_and_counts_the_projects_apart(tmp_path):
+    from milab_widgets.claims import Claim, claim_row, claims_table, untested
 
+    catalogue = (Claim("a", "A beats B everywhere", "§4", "every case", "3 sets"),
+                 Claim("b", "A above 75 %", "Fig. 2", "above threshold", "1 set", margin=0.75),
+                 Claim("c", "needs data", "Table 2", "every case", "2 sets"),
+                 Claim("d", "ours", "—", "faster", "2 sets", origin="project"))
 
-def test_exact_checks_are_counted_apart(tmp_path):
-    path = tmp_path / "claims.csv"
-    exact = "exact check (no sampling): worst of 2 cases"
-    pd.DataFrame({"claim": list("abcd"), "test": ["wilcoxon", exact, exact, "paired t"],
-                  "verdict": ["supported", "supported", "contradicted", "supported"]}
-                 ).to_csv(path, index=False)
-    assert report_tables.verdict_counts(path) == {
-        "supported": 2, "contradicted": 0, "inconclusive": 0, "exact checks hold": 1,
-        "exact checks fail": 1}
+    def result(effect, verdict, p):
+        return {"effect": effect, "ci_low": effect - 0.01, "ci_high": effect + 0.01,
+                "p_value": p, "verdict": verdict, "test": "t", "n": 5}
 
-
-def test_claims_without_verdicts_have_no_counts(tmp_path):
-    path = tmp_path / "claims.csv"
-    pd.DataFrame({"claim": ["a"], "holds": [True]}).to_csv(path, index=False)
-    assert report_tables.verdict_counts(path) == {
-        "supported": None, "contradicted": None, "inconclusive": None,
-        "exact checks hold": None, "exact checks fail": None}
-
-
-def test_claims_summary_has_one_row_per_paper_with_claims(tmp_path):
+    rows = [claim_row(catalogue[0], result(0.05, "supported", 0.001), noise="runs"),
+            claim_row(catalogue[1], {**result(0.5, "contradicted", 0.001), "null": 0.75},
+                      noise="runs"),
+            untested(catalogue[2], "missing"),
+            claim_row(catalogue[3], {**result(2.0, "supported", 0.01), "null": 1.0},
+                      noise="timings")]
     (tmp_path / "intH").mkdir()
-    pd.DataFrame({"claim": ["a", "b"], "verdict": ["supported", "contradicted"]}).to_csv(
-        tmp_path / "intH" / "claims.csv", index=False)
+    claims_table(rows, catalogue).to_csv(tmp_path / "intH" / "claims.csv", index=False)
+    (tmp_path / "CDVSE").mkdir()  # the format before the catalogue: no counts
+    pd.DataFrame({"claim": ["a"], "verdict": ["supported"]}).to_csv(
+        tmp_path / "CDVSE" / "claims.csv", index=False)
     summary = report_tables.claims_summary(tmp_path)
-    assert len(summary) == 1
+    assert len(summary) == 2
     row = summary.iloc[0]
     assert "(intH)" in row["paper"]
-    assert (row["supported"], row["contradicted"], row["inconclusive"],
-            row["claims tested"]) == (1, 1, 0, 2)
+    assert (row["paper's claims"], row["reproduced"], row["supported"], row["contradicted"],
+            row["inconclusive"], row["not tested"]) == (3, "1 of 2", 1, 1, 0, 1)
+    assert row["project's checks (supported · contradicted · inconclusive)"] == "1 · 0 · 0"
     markdown = report_tables.claims_summary_markdown(tmp_path).splitlines()
-    assert markdown[0] == ("| paper | supported | contradicted | inconclusive | claims tested "
-                           "| exact checks hold | exact checks fail |")
-    assert markdown[2].endswith("| 1 | 1 | 0 | 2 | 0 | 0 |")
+    assert markdown[0] == ("| paper | paper's claims | reproduced | supported | contradicted "
+                           "| inconclusive | exact checks hold | exact checks fail | not tested "
+                           "| project's checks (supported · contradicted · inconclusive) |")
+    assert markdown[2].endswith("| 3 | 1 of 2 | 1 | 1 | 0 | 0 | 0 | 1 | 1 · 0 · 0 |")
+    assert markdown[3].endswith("| - | - | - | - | - | - | - | - | - |")
 
 
 def test_report_table_cells():
