@@ -69,6 +69,8 @@ DIRECT = "LSkMDDM (direct)"
 #: "About the same time" at n = 500: within a factor of 2 (see the module notes).
 ALIKE_MARGIN = float(np.log(2.0))
 ALIKE_SIZE = 500
+#: Table 2's partitions: 2/3 of a data set for training, the other 1/3 for testing.
+TABLE2_TEST_TRAIN = 0.5
 #: Largest principal angle (radians) at which a solver counts as reaching kMDDM's subspace.
 SUBSPACE_TOLERANCE = 0.05
 #: A case: the data set and what is compared on it.
@@ -242,8 +244,15 @@ def _table2_row(claim: Claim, table2: pd.DataFrame) -> dict:
     differences = (values["LSkMDDM (block LSQR)"] - values[EIG]).to_numpy()
     if len(differences) < 2:
         return untested(claim, "Table 2 needs at least two partitions for an interval")
-    return claim_row(claim, equivalent(differences, claim.margin),
-                     noise="the partitions of scene and yeast (one difference each)")
+    if values.index.get_level_values("rep").nunique() > 1:  # re-splits of each data set
+        result = equivalent(differences, claim.margin, test_train_ratio=TABLE2_TEST_TRAIN)
+        noise = ("the random 2/3 : 1/3 re-splits of scene and yeast (one difference each; "
+                 "corrected resampled t with n_test / n_train = 1/2, conservative across "
+                 "the two data sets, whose partitions do not overlap)")
+    else:
+        result = equivalent(differences, claim.margin)
+        noise = "one partition of each data set (one difference each; plain t)"
+    return claim_row(claim, result, noise=noise)
 
 
 def _auc_similar_row(claim: Claim, summary: pd.DataFrame) -> dict:

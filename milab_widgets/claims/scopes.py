@@ -131,18 +131,27 @@ def best_rank(scores: pd.DataFrame, claimant: str, *, lower_is_better: bool = Fa
                     f"rival {rival}", "n": n, "null": 0.0}
 
 
-def equivalent(differences, margin: float) -> dict:
+def equivalent(differences, margin: float, *, test_train_ratio: float | None = None) -> dict:
     """"A and B are equivalent within ``margin``" from paired differences (one per data
-    set, partition or run, as the design gives them); see the module notes."""
+    set, partition or run, as the design gives them); see the module notes. Differences
+    from random re-splits of one data set pass ``test_train_ratio`` = n_test / n_train: the
+    standard error is then Nadeau & Bengio's corrected one, sqrt((1/n + n_test/n_train) s^2),
+    as in :func:`~milab_widgets.evaluation.claim_tests.paired_case`."""
     d = np.asarray(differences, dtype=float)
     if not np.isfinite(margin) or margin <= 0:
         raise InputError(f"margin must be a positive number, got {margin!r}.")
     if d.ndim != 1 or d.size < 2 or not np.all(np.isfinite(d)):
         raise InputError("equivalent needs at least two finite differences, got "
                          f"{d.tolist()}.")
+    if test_train_ratio is not None and not (np.isfinite(test_train_ratio)
+                                             and test_train_ratio > 0):
+        raise InputError("test_train_ratio must be n_test / n_train > 0, got "
+                         f"{test_train_ratio!r}.")
     mean, df = float(d.mean()), d.size - 1
-    se = float(d.std(ddof=1) / np.sqrt(d.size))
-    test = f"two one-sided t-tests (TOST), margin ±{margin:g}"
+    factor = 1.0 / d.size + (test_train_ratio or 0.0)
+    se = float(np.sqrt(factor * d.var(ddof=1)))
+    test = (f"two one-sided t-tests (TOST), margin ±{margin:g}"
+            + ("" if test_train_ratio is None else ", corrected resampled t"))
     if se == 0:
         inside = abs(mean) < margin
         return {"effect": mean, "ci_low": mean, "ci_high": mean, "p_value": 0.0 if inside

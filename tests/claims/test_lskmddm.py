@@ -202,3 +202,26 @@ def test_a_small_real_run_gives_every_catalogue_claim_one_row(require_dataset, t
     assert set(cases.test) == {"corrected resampled t (Nadeau-Bengio)"}
     saved = {path.name for path in lskmddm.save_tables(results, tmp_path / "out")}
     assert {"claims.csv", "claim_cases.csv"} <= saved
+
+
+def test_table2_similarity_uses_the_corrected_t_over_its_re_splits():
+    rng = np.random.default_rng(3)
+    table2 = pd.DataFrame([
+        {"dataset": dataset, "rep": rep, "method": method, "angle_to_eig": 1e-4,
+         **{metric: 0.6 + rng.normal(0, 0.002) for metric in ("macroAUC", "macroF1",
+                                                               "microF1")}}
+        for dataset in ("scene", "yeast") for rep in range(3)
+        for method in ("kMDDM (eig)", "LSkMDDM (block LSQR)", "LSkMDDM (block CG)")])
+    runs = lifted_runs({"arts": 0.0})
+    table = claims_lskmddm.claims(lskmddm.summarise(runs), claims_lskmddm.claim_cases(
+        runs, {}, Settings(), None), table2, pd.DataFrame(), pd.DataFrame(),
+        lskmddm.exponent_gap, 10).set_index("id")
+    row = table.loc["table2-similar"]
+    scores = table2.assign(score=table2[["macroAUC", "macroF1", "microF1"]].mean(axis=1))
+    wide = scores.pivot_table(index=["dataset", "rep"], columns="method", values="score")
+    d = (wide["LSkMDDM (block LSQR)"] - wide["kMDDM (eig)"]).to_numpy()
+    plain = stats.ttest_1samp(d, 0.0).confidence_interval(0.95)
+    assert row.effect == pytest.approx(d.mean()) and row.n == 6
+    assert row.ci_high - row.ci_low == pytest.approx(np.sqrt(1 + 6 * 0.5)
+                                                     * (plain.high - plain.low))
+    assert row.test.endswith("corrected resampled t") and row.verdict == "supported"

@@ -129,6 +129,21 @@ def test_equivalent_matches_two_one_sided_t_tests():
     assert result["verdict"] == "supported"
 
 
+def test_equivalent_on_re_splits_widens_by_the_corrected_t_factor():
+    d = np.array([0.004, -0.002, 0.006, 0.001, -0.003, 0.005])
+    plain, corrected = equivalent(d, 0.02), equivalent(d, 0.02, test_train_ratio=0.5)
+    factor = np.sqrt(1 + len(d) * 0.5)  # sqrt(1 + n n_test / n_train)
+    assert corrected["effect"] == plain["effect"]
+    assert corrected["ci_high"] - corrected["ci_low"] == pytest.approx(
+        factor * (plain["ci_high"] - plain["ci_low"]))
+    se = np.sqrt((1 / len(d) + 0.5) * d.var(ddof=1))
+    lower = stats.t.sf((d.mean() + 0.02) / se, len(d) - 1)
+    upper = stats.t.cdf((d.mean() - 0.02) / se, len(d) - 1)
+    assert corrected["p_value"] == pytest.approx(max(lower, upper))
+    with pytest.raises(InputError, match="n_test / n_train"):
+        equivalent(d, 0.02, test_train_ratio=0.0)
+
+
 def test_equivalent_contradicted_when_the_interval_lies_beyond_the_margin():
     d = np.array([0.05, 0.06, 0.055, 0.052, 0.058])
     beyond = equivalent(d, 0.01)
