@@ -4,8 +4,9 @@ build time, so a page always shows the numbers the last run wrote.
 * ``report-table``: one CSV as a table; numbers are shown with ``:digits:`` significant
   digits (default 4), ``:columns:`` picks and orders columns.
 * ``claims-summary``: one row per paper with its claims' verdict counts, from
-  ``reports/<paper>/claims.csv`` (see :func:`verdict_counts`); exact checks (no sampling,
-  no interval) are counted apart from the statistical verdicts.
+  ``reports/<paper>/claims.csv``: the paper's own claims first (reproduced k of n, the
+  verdicts, exact checks and untested claims apart), then the project's checks
+  (``milab_widgets.report.overview_counts``).
 * ``paper-claims <paper>``: one paper's ``claims.csv`` in words (:func:`paper_claims_markdown`):
   the paper's claims first, how many our data reproduce and how many are supported,
   contradicted or inconclusive, one line per claim with what its interval covers, then the
@@ -26,10 +27,6 @@ import pandas as pd
 from docutils import nodes
 from docutils.parsers.rst import Directive, directives
 from docutils.statemachine import StringList
-
-VERDICTS = ("supported", "contradicted", "inconclusive")
-#: Exact checks' outcomes, counted apart (see milab_widgets.evaluation.claim_summary).
-EXACT = ("exact checks hold", "exact checks fail")
 
 #: The papers in the order of the site, each with its citation (authors, title, venue, year).
 PAPERS = {
@@ -69,37 +66,23 @@ def markdown_table(frame: pd.DataFrame, digits: int = 4) -> list[str]:
     return lines
 
 
-def verdict_counts(claims_csv: Path) -> dict[str, int]:
-    """How many statistical claims of one paper are supported, contradicted and
-    inconclusive, and how many of its exact checks hold and fail.
-
-    Reads the ``verdict`` and ``test`` columns of ``claims.csv``. A file from before the
-    verdicts (a ``holds`` column only) has no verdicts: every count is then ``None``.
-    """
-    from milab_widgets.evaluation.claim_summary import verdict_counts as count
-
-    claims = pd.read_csv(claims_csv)
-    if "verdict" not in claims.columns:
-        return {verdict: None for verdict in (*VERDICTS, *EXACT)}
-    counts = count(claims.assign(verdict=claims["verdict"].astype(str).str.strip().str.lower()))
-    return {**{verdict: counts[verdict] for verdict in VERDICTS},
-            EXACT[0]: counts["hold"], EXACT[1]: counts["fail"]}
-
-
 def claims_summary(reports: Path, cite: bool = True) -> pd.DataFrame:
     """One row per paper with a ``claims.csv`` under ``reports``: paper (its citation and
-    short name, or the short name alone), verdict counts, number of claims."""
+    short name, or the short name alone), then the paper's own claims (how many, reproduced
+    k of n, the verdicts, exact checks and untested claims apart) and the project's checks
+    in one cell (``milab_widgets.report.overview_counts``). A claims.csv of the format
+    before the catalogue gets no counts (None)."""
+    from milab_widgets.report import OVERVIEW_COLUMNS, overview_counts
+
     rows = []
     for paper, citation in PAPERS.items():
         path = reports / paper / "claims.csv"
         if not path.is_file():
             continue
-        counts = verdict_counts(path)
-        # Without verdicts the file's rows are per-case checks, not claims: no count either.
-        total = None if counts["supported"] is None else sum(counts[v] for v in VERDICTS)
+        counts = overview_counts(pd.read_csv(path)) or {}
         label = f"{citation} ({paper})" if cite else paper
-        rows.append({"paper": label, **counts, "claims tested": total})
-    return pd.DataFrame(rows, columns=["paper", *VERDICTS, "claims tested", *EXACT])
+        rows.append({"paper": label, **counts})
+    return pd.DataFrame(rows, columns=["paper", *OVERVIEW_COLUMNS])
 
 
 def claims_summary_markdown(reports: Path, cite: bool = True) -> str:
@@ -185,8 +168,8 @@ def update_readme(readme: Path, reports: Path) -> None:
     """Rewrite the verdict table between the README's ``claims-table`` markers."""
     table = claims_summary_markdown(reports, cite=False)
     if "| - |" in table:
-        table += ("\nA dash: that paper's `claims.csv` does not carry verdicts yet (only "
-                  "whether each claim held, case by case).\n")
+        table += ("\nA dash: that paper's `claims.csv` predates the claims catalogue; "
+                  "`milab reproduce <paper> --full --output reports` regenerates it.\n")
     text = readme.read_text(encoding="utf-8")
     if not README_TABLE.search(text):
         raise SystemExit(f"{readme} has no <!-- claims-table --> markers")
