@@ -127,3 +127,39 @@ def test_a_changed_method_marks_the_results_stale(panel):
     assert "earlier settings" in panel.stale.value
     panel.run()
     assert panel.stale.value == ""
+
+
+def test_a_new_colour_drops_the_brushed_rows_table_with_the_brush(panel, shown):
+    """Recolouring draws a new scatter, without the brush: its rows' table goes too (it
+    said "324 of 1000 rows brushed" under a chart with no brush)."""
+    low, high = panel.embedding.min(axis=0), panel.embedding.max(axis=0)
+    brush_box(panel, low[0], high[0], low[1], high[1])
+    assert panel.selection_stats is not None
+    before = panel.scatter_view.chart
+    panel.label.value = 1
+    assert panel.scatter_view.chart is not before and panel.selection_stats is None
+    assert panel.scatter_view.widget.selections.brush.value in ({}, None)
+
+
+def test_a_dataset_switch_says_press_run_and_why_the_dimension_changed(panel, shown,
+                                                                        require_dataset):
+    require_dataset("yeast")
+    panel.dimension.value = 3
+    panel.dataset.value = "yeast"
+    assert panel.scatter_view.chart is None and panel.scores is None
+    assert "Press <b>Run</b>" in shown().split("\n")[-1]  # where the results were
+    rank = panel_module.embedding_dimension(panel._data[1])  # the oracle: rank(H Y)
+    assert panel.dimension.value == panel.dimension.max == rank
+    note = panel.dimension.note.value
+    assert f"set to {rank} for yeast" in note and "(was 3)" in note
+    panel.dimension.value = 2  # the user's own change clears the note
+    assert panel.dimension.note.value == ""
+
+
+def test_a_typed_out_of_range_eta_is_reported_with_the_value_used(panel):
+    panel.eta.entry.value = "-5"
+    assert panel.eta.value == pytest.approx(0.001)
+    assert "η (ridge) = -5 refused: allowed 0.001 to 100; used 0.001." in panel.eta.note.value
+    panel.dimension.entry.value = "100000"
+    assert panel.dimension.value == panel.dimension.max
+    assert f"used {panel.dimension.max}" in panel.dimension.note.value

@@ -120,3 +120,29 @@ def test_an_out_of_range_feature_count_names_the_control_and_a_dataset_switch_cl
     panel.max_features.value = 8
     panel.k.value = 7
     assert "earlier settings" in panel.stale.value
+
+
+def test_unreadable_ratios_are_reported_when_typed_and_cleared_once_fixed(panel):
+    panel.ratios.value = "abc"
+    assert "subspace ratios 'abc' must be numbers" in str(panel.last_error)
+    assert "subspace ratios &#x27;abc&#x27;" in panel.error.value
+    assert panel.status.value.startswith("failed")
+    panel.ratios.value = "0.5, 0.5"
+    assert panel.error.value == "" and panel.last_error is None
+    panel.ratios.value = "0.6;0.3;x"
+    assert "0.6;0.3;x" in str(panel.last_error)
+    panel.max_features.value = 500  # another control's error is not cleared by the ratios
+    panel.ratios.value = "0.6, 0.4"
+    assert "up to (features) = 500 is out of range" in panel.error.value
+
+
+def test_a_dataset_switch_says_why_the_feature_count_changed(panel, require_dataset):
+    scene = require_dataset("scene")
+    assert panel.max_features.note.value == ""
+    panel.dataset.value = "scene"
+    expected = round(panel_module.DEFAULT_FRACTION * scene.n_features)
+    assert panel.max_features.value == expected and panel.max_features.allowed[1] == \
+        scene.n_features
+    note = panel.max_features.note.value
+    assert f"set to {expected} for scene" in note and "(was 8;" in note
+    assert f"allowed 1 to {scene.n_features}" in note
