@@ -633,7 +633,19 @@ def reader_cases(folder) -> list[Case]:
         Case("read_two_view_folder", "empty folder", REFUSE,
              lambda: twoview_files.read_two_view_folder(Path(folder) / "empty-folder"),
              names=("empty-folder",)),
-    ]
+    ] + uci_recipe_cases(folder)
+
+
+def uci_recipe_cases(folder) -> list[Case]:
+    """Every UCI one-class recipe on an empty file and on one with too few columns."""
+    from milab_widgets.data import uci_recipes
+    empty = _file(folder, "empty.data", b"")
+    short = _file(folder, "short.data", b"1,2,3\n4,5\n")
+    loaders = [name for name in dir(uci_recipes) if name.startswith("load_")]
+    return [Case(name, kind, REFUSE, lambda n=name, p=path: getattr(uci_recipes, n)([p], n),
+                 names=(path.name,))
+            for name in loaders for kind, path in (("empty file", empty),
+                                                   ("truncated file", short))]
 
 
 def build_cases(folder) -> list[Case]:

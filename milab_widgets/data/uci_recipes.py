@@ -84,12 +84,17 @@ _SIDE = {"left": 0, "right": 1}
 _YES_NO = {"no": 0, "yes": 1}
 
 
-def _read(path, **options) -> pd.DataFrame:
-    """pandas.read_csv without a header, any parse failure as DataFormatError."""
+def _read(path, n_columns: int, **options) -> pd.DataFrame:
+    """pandas.read_csv without a header, any parse failure, or fewer than ``n_columns``
+    columns (a truncated or different file), as DataFormatError naming ``path``."""
     try:
-        return pd.read_csv(path, header=None, skipinitialspace=True, **options)
+        table = pd.read_csv(path, header=None, skipinitialspace=True, **options)
     except (ValueError, OSError) as error:
         raise DataFormatError(f"{path} cannot be read as a table ({error}); {_REFETCH}.") from error
+    if table.shape[1] < n_columns:
+        raise DataFormatError(f"{path} has {table.shape[1]} columns where {n_columns} are "
+                              f"expected (a truncated or different file?); {_REFETCH}.")
+    return table
 
 
 def _dataset(features: pd.DataFrame, normal, name: str, path, feature_names) -> OneClassDataset:
@@ -115,14 +120,14 @@ def _labels(column: pd.Series, normal, outlier, path) -> np.ndarray:
 
 def load_cancer(paths: Sequence[Path], name: str) -> OneClassDataset:
     """Wisconsin breast cancer (original): benign (2) normal, malignant (4) outlier."""
-    table = _read(paths[0], na_values="?").dropna()
+    table = _read(paths[0], 11, na_values="?").dropna()
     return _dataset(table.iloc[:, 1:10], _labels(table[10], {2}, {4}, paths[0]), name,
                     paths[0], CANCER_FEATURES)
 
 
 def load_breast_cancer(paths: Sequence[Path], name: str) -> OneClassDataset:
     """Ljubljana breast cancer (KEEL copy): no-recurrence normal, recurrence outlier."""
-    table = _read(paths[0], dtype=str).drop_duplicates().reset_index(drop=True)
+    table = _read(paths[0], 10, dtype=str).drop_duplicates().reset_index(drop=True)
     try:
         features = pd.DataFrame({
             "age": table[0].map(_lower_bound), "menopause": table[1].map(_MENOPAUSE),
@@ -150,21 +155,21 @@ def load_cleveland_heart(paths: Sequence[Path], name: str) -> OneClassDataset:
     if len(names) != 14 or len(data) != 2:
         raise DataFormatError(f"{paths[0]}: expected an ARFF file with 14 attributes and a "
                               f"@data section; {_REFETCH}.")
-    table = _read(io.StringIO(data[1]), na_values="?", comment="%").dropna()
+    table = _read(io.StringIO(data[1]), 14, na_values="?", comment="%").dropna()
     normal = table[13].to_numpy() >= 2
     return _dataset(table.iloc[:, :13], normal, name, paths[0], names[:13])
 
 
 def load_pima(paths: Sequence[Path], name: str) -> OneClassDataset:
     """Pima Indians diabetes (also the paper's Diabetes): negative (0) normal, positive outlier."""
-    table = _read(paths[0])
+    table = _read(paths[0], 9)
     return _dataset(table.iloc[:, :8], _labels(table[8], {0}, {1}, paths[0]), name, paths[0],
                     PIMA_FEATURES)
 
 
 def load_german(paths: Sequence[Path], name: str) -> OneClassDataset:
     """German credit: good (1) normal, bad (2) outlier; Axy codes -> y."""
-    table = _read(paths[0], dtype=str)
+    table = _read(paths[0], 21, dtype=str)
     features = table.iloc[:, :20].apply(
         lambda column: column.str.replace(f"^A{column.name + 1}", "", regex=True))
     normal = _labels(table[20].astype(int), {1}, {2}, paths[0])
@@ -173,7 +178,7 @@ def load_german(paths: Sequence[Path], name: str) -> OneClassDataset:
 
 def load_heart(paths: Sequence[Path], name: str) -> OneClassDataset:
     """Statlog heart (KEEL copy): absence (1) normal, presence (2) outlier; oldpeak / 10."""
-    table = _read(paths[0])
+    table = _read(paths[0], 14)
     features = table.iloc[:, :13].copy()
     features[9] = features[9] / 10.0
     return _dataset(features, _labels(table[13], {1}, {2}, paths[0]), name, paths[0],
@@ -182,7 +187,7 @@ def load_heart(paths: Sequence[Path], name: str) -> OneClassDataset:
 
 def load_hepatitis(paths: Sequence[Path], name: str) -> OneClassDataset:
     """Hepatitis: LIVE (2) normal, DIE (1) outlier; each '?' -> its column's median."""
-    table = _read(paths[0], na_values="?")
+    table = _read(paths[0], len(HEPATITIS_FEATURES) + 1, na_values="?")
     features = table.iloc[:, 1:].fillna(table.iloc[:, 1:].median())
     return _dataset(features, _labels(table[0], {2}, {1}, paths[0]), name, paths[0],
                     HEPATITIS_FEATURES)
@@ -190,27 +195,27 @@ def load_hepatitis(paths: Sequence[Path], name: str) -> OneClassDataset:
 
 def load_housing(paths: Sequence[Path], name: str) -> OneClassDataset:
     """Boston housing: MEDV <= 21.4 normal (261), above outlier (245); MEDV not a feature."""
-    table = _read(paths[0], sep=r"\s+")
+    table = _read(paths[0], 14, sep=r"\s+")
     return _dataset(table.iloc[:, :13], table[13].to_numpy() <= HOUSING_THRESHOLD, name,
                     paths[0], HOUSING_FEATURES)
 
 
 def load_liver(paths: Sequence[Path], name: str) -> OneClassDataset:
     """BUPA liver disorders (KEEL copy): selector 1 normal, 2 outlier."""
-    table = _read(paths[0])
+    table = _read(paths[0], 7)
     return _dataset(table.iloc[:, :6], _labels(table[6], {1}, {2}, paths[0]), name, paths[0],
                     LIVER_FEATURES)
 
 
 def load_sonar(paths: Sequence[Path], name: str) -> OneClassDataset:
     """Sonar: rocks (R) normal, mines (M) outlier; 60 band energies."""
-    table = _read(paths[0])
+    table = _read(paths[0], 61)
     return _dataset(table.iloc[:, :60], _labels(table[60], {"R"}, {"M"}, paths[0]), name,
                     paths[0], [f"band_{i + 1}" for i in range(60)])
 
 
 def load_thyroid(paths: Sequence[Path], name: str) -> OneClassDataset:
     """New thyroid: normal (1) normal, hyper (2) and hypo (3) outlier."""
-    table = _read(paths[0])
+    table = _read(paths[0], 6)
     return _dataset(table.iloc[:, :5], _labels(table[5], {1}, {2, 3}, paths[0]), name, paths[0],
                     THYROID_FEATURES)

@@ -115,3 +115,20 @@ def test_a_missing_mat_file_stays_a_file_not_found_error(tmp_path):
 def test_read_mulan_needs_one_or_two_arff_files(tmp_path, arff_paths):
     with pytest.raises(InputError, match="arff_paths must be a list of one ARFF file or two"):
         read_mulan(arff_paths, tmp_path / "labels.xml")
+
+
+UCI_LOADERS = ["load_cancer", "load_breast_cancer", "load_cleveland_heart", "load_pima",
+               "load_german", "load_heart", "load_hepatitis", "load_housing", "load_liver",
+               "load_sonar", "load_thyroid"]
+
+
+@pytest.mark.parametrize("content", [b"", b"1,2,3\n4,5\n"], ids=["empty", "few-columns"])
+@pytest.mark.parametrize("loader", UCI_LOADERS)
+def test_uci_recipes_name_an_empty_or_truncated_file(tmp_path, loader, content):
+    """Each recipe indexes its label column by position: a file with fewer columns was a
+    bare KeyError (e.g. 'KeyError: 10')."""
+    from milab_widgets.data import uci_recipes
+    path = tmp_path / "cut.data"
+    path.write_bytes(content)
+    with pytest.raises(DataFormatError, match="cut.data"):
+        getattr(uci_recipes, loader)([path], loader)
