@@ -364,22 +364,26 @@ def number(value) -> str:
 
 #: Forest-plot panels by scope: claims of one panel share a unit.
 PANELS = {"faster": "speed-up (x; 1 = as fast)", "exact": "exact checks: margin (>= 0 holds)",
-          "equivalent": "spread or difference (within ± the margin)",
-          "above threshold": "level or gain (dashed tick: the threshold)",
+          "equivalent": "spread or difference (grey tick: the margin; below it favours the "
+                        "claim)",
+          "above threshold": "level or gain (grey tick: the threshold)",
           "best rank": "average-rank gap (ranks)"}
 
 
 def forest_figure(claims: pd.DataFrame, paper: str):
     """The tested claims of a catalogue table as a forest plot (an Altair chart): a panel
     per kind of quantity (:data:`PANELS`; differences per metric when the claims name one),
-    each row against its own null; the project's checks are marked "(project)"."""
+    each row against its own null (an equivalence claim against its margin); the project's
+    checks are marked "(project)"."""
     from milab_widgets.charts.verdicts import forest_chart
 
     claims = claims[claims.reproduced != UNTESTED]
     metric = (" · " + claims.metric.astype(str)) if "metric" in claims else ""
+    equivalence = claims.scope == "equivalent"
     claims = claims.assign(
         label=claims.id + claims.origin.map({"paper": "", "project": " (project)"}),
-        panel=claims.scope.map(PANELS).fillna("difference (0 = no effect)" + metric))
+        panel=claims.scope.map(PANELS).fillna("difference (0 = no effect)" + metric),
+        null=claims["null"].where(~equivalence, claims["margin"]))
     facet = "panel" if claims.panel.nunique() > 1 else None
     return forest_chart(claims, label="label", facet=facet,
                         title=f"{paper}: the paper's claims and the project's checks",

@@ -116,6 +116,10 @@ def test_the_forest_plot_takes_each_rows_own_null(built, monkeypatch):
     assert rows["factor-faster (project)"]["null"] == 1.0
     assert rows["factor-faster (project)"]["effect_text"] == "0.0711x"
     assert rows["above-75"]["null"] == 0.75 and rows["beats-all"]["null"] == 0.0
+    stable = catalogue_claims().iloc[:1].assign(scope="equivalent", margin=0.04, id="stable")
+    spec = report.forest_figure(stable, "TwoViewMIC").to_dict()
+    drawn_stable = [row for data in spec["datasets"].values() for row in data if "row" in row]
+    assert drawn_stable[0]["null"] == 0.04  # an equivalence is read against its margin
     assert (output / "verdicts" / "TwoViewMIC.png").stat().st_size > 1000  # by build_report
 
 
