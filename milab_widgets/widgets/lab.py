@@ -47,11 +47,25 @@ class Lab(widgets.Tab):
         False (default): build the first tab's panel now. True: show "loading" in the
         first tab and build its panel once a front end displays the lab (what :func:`lab`
         does, so the lab appears before the panel's imports and computations).
+    **kwargs
+        Passed to ``ipywidgets.Tab``.
 
     Attributes
     ----------
     panels : dict of str to Panel
         The panels built so far, by tab title.
+
+    See Also
+    --------
+    lab : builds the lab for a Jupyter front end.
+    Panel : the panels it holds.
+
+    Examples
+    --------
+    >>> from milab_widgets.widgets import Lab
+    >>> lab = Lab(when_shown=True)    # no panel built until a front end shows it
+    >>> lab.panels
+    {}
     """
 
     def __init__(self, when_shown: bool = False, **kwargs):
@@ -77,6 +91,13 @@ class Lab(widgets.Tab):
         bundle = super()._repr_mimebundle_(**kwargs)
         bundle["text/plain"] = widget_note(f"the lab ({', '.join(LAB_PANELS)})")
         return bundle
+
+    def _ipython_display_(self) -> None:
+        """A note on how to bring the lab back, shown only while the lab is not live (a
+        saved notebook reopened: :mod:`milab_widgets.widgets.revive`), then the lab."""
+        from milab_widgets.widgets.revive import display_with_note
+
+        display_with_note(self, "the lab")
 
     def _on_view(self, change) -> None:
         if change["new"]:
@@ -123,6 +144,21 @@ def lab() -> Lab | None:
     In a Jupyter kernel, returns the lab at once; its first panel fills in when the lab is
     on screen. Elsewhere (plain Python, a terminal), prints one line saying where to run it
     and returns None.
+
+    Returns
+    -------
+    Lab or None
+        The lab in a Jupyter kernel, None elsewhere.
+
+    See Also
+    --------
+    Lab : the widget itself, to build the panels from code.
+
+    Examples
+    --------
+    >>> import milab_widgets
+    >>> milab_widgets.lab() is None   # not in a Jupyter kernel: says so on stderr
+    True
     """
     if not in_jupyter_kernel():
         print(NOT_IN_JUPYTER, file=sys.stderr)

@@ -1,0 +1,293 @@
+"""A notebook with the lab, saved in JupyterLab with saved widget state on, and reopened.
+
+Usage (from the project root)::
+
+    python -m tests.browser.saved_state [--out DIR] [--timeout S]
+
+JupyterLab (127.0.0.1, every other request blocked) runs with the widget manager's
+"Save Jupyter widget state in notebooks" on -- what ``binder/postBuild`` sets for Binder and
+docs/lab.md tells a user to set -- through the user-settings file a user would write. A
+notebook holding ``lab()`` is run, its first panel (intH on the shipped Musk1) drawn, and
+saved with Ctrl+S. Then:
+
+* the saved file holds the widget state, with the model the lab cell displays;
+* its kernel is shut down, and the notebook is opened again in a new page: JupyterLab starts
+  a new kernel, and the lab shows from the saved state -- its five tabs and the intH
+  panel's two charts drawn, no "Error displaying widget" / "Loading widget" -- under the
+  lab's note that it is not live and how to bring it back (``saved-lab-new-kernel.png``);
+* the same notebook without its widget state (as JupyterLab saves it with the setting off,
+  its default), reopened with a new kernel: "Error displaying widget: model not found",
+  and above it the lab's note on how to bring it back (``saved-lab-no-state.png``);
+* the saved notebook opened with every kernel request blocked: the note shows
+  (``saved-lab-no-kernel.png``).
+
+Before the save, while the lab is live, the note must be hidden.
+
+What no test can show here: the panels drawn with no kernel at all. JupyterLab's widget
+manager (@jupyter-widgets/jupyterlab-manager 5.0) reads a notebook's saved state only after
+a kernel has connected (its ``restoreWidgets`` awaits the session, asks the kernel for its
+widgets, and skips the notebook's state when that fails), so with no kernel every widget
+cell shows "Loading widget..." for good -- upstream: jupyter-widgets/ipywidgets#3773,
+jupyterlab/jupyterlab#15361. docs/lab.md says so.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import tempfile
+import urllib.request
+from pathlib import Path
+from urllib.parse import quote
+
+import nbformat
+
+from milab_widgets.widgets.revive import revive_note
+from tests.browser.check_jupyterlab import (
+    BAD_OUTPUT_TEXT,
+    CHROMIUM,
+    CHROMIUM_ARGS,
+    DEFAULT_OUT,
+    VIEWPORT,
+    Expect,
+    block_outside_requests,
+    copy_cleared,
+    dismiss_kernel_dialogs,
+    jupyter_lab,
+    lab_environment,
+    run_all_cells,
+    save_notebook,
+    screenshot_notebook,
+    wait_until_done,
+)
+
+WIDGET_MANAGER = "@jupyter-widgets/jupyterlab-manager/plugin"
+WIDGET_STATE = "application/vnd.jupyter.widget-state+json"
+WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
+TABS = ("intH", "CDVSE", "MFSEF", "TwoViewMIC", "LSkMDDM")
+#: After Run All: the lab and its intH panel with its two live charts.
+AFTER_RUN = Expect(charts=2, widgets=10, widget_charts=2)
+
+REOPENED_JS = """() => {
+  const nb = document.querySelector('.jp-NotebookPanel:not(.lm-mod-hidden) .jp-Notebook');
+  if (!nb) return null;
+  const drawn = el => { const r = el.getBoundingClientRect(); return r.width > 0 && r.height > 0; };
+  const lab = nb.querySelector('.widget-tab');
+  const indicator = document.querySelector('.jp-Notebook-ExecutionIndicator');
+  return {
+    kernel: indicator ? indicator.getAttribute('data-status') : 'unknown',
+    tabs: lab ? [...lab.querySelector('.widget-tab-bar').querySelectorAll('.lm-TabBar-tab')]
+                  .map(t => t.innerText.trim()) : [],
+    charts: [...nb.querySelectorAll('.jupyter-widgets .vega-embed svg.marks')].filter(drawn).length,
+    bad: BAD.filter(b => nb.innerText.includes(b)),
+    text: lab ? lab.innerText : '',
+    notes: [...nb.querySelectorAll('.milab-revive')].filter(drawn).map(n => n.innerText.trim()),
+    modelNotFound: nb.innerText.includes('Error displaying widget: model not found'),
+  };
+}""".replace("BAD", json.dumps(BAD_OUTPUT_TEXT))
+
+
+def lab_notebook(folder: Path) -> Path:
+    """A user's notebook: one cell, ``lab()``."""
+    notebook = nbformat.v4.new_notebook()
+    notebook.cells = [nbformat.v4.new_code_cell("from milab_widgets import lab\n\nlab()")]
+    path = folder / "my-lab.ipynb"
+    folder.mkdir(parents=True, exist_ok=True)
+    nbformat.write(notebook, path)
+    return copy_cleared(path, folder)
+
+
+def turn_on_saved_state(env: dict) -> None:
+    """Write the user setting a user would write (Settings > Jupyter Widgets)."""
+    path = Path(env["JUPYTERLAB_SETTINGS_DIR"]) / f"{WIDGET_MANAGER}.jupyterlab-settings"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps({"saveState": True}))
+
+
+def saved_state_problems(path: Path) -> tuple[list[str], int]:
+    """What the saved file lacks (widget state, the lab's model in it); its state's size."""
+    notebook = nbformat.read(path, as_version=4)
+    state = notebook.metadata.get("widgets", {}).get(WIDGET_STATE, {}).get("state", {})
+    size = len(json.dumps(state))
+    shown = [output["data"][WIDGET_VIEW]["model_id"] for output in notebook.cells[0].outputs
+             if WIDGET_VIEW in output.get("data", {})]
+    problems = [] if state else ["the saved notebook holds no widget state"]
+    if not shown:
+        problems.append("the saved lab cell has no widget view output")
+    problems += [f"the lab's model {model} is not in the saved state" for model in shown
+                 if model not in state]
+    return problems, size
+
+
+def shut_down_sessions(base: str, token: str) -> list[str]:
+    """Shut every session (and its kernel) down, as closing the notebook and its kernel
+    does; return the kernel ids that were running."""
+    headers = {"Authorization": f"token {token}"}
+    with urllib.request.urlopen(urllib.request.Request(f"{base}/api/sessions",
+                                                       headers=headers)) as answer:
+        sessions = json.load(answer)
+    for session in sessions:
+        urllib.request.urlopen(urllib.request.Request(
+            f"{base}/api/sessions/{session['id']}", method="DELETE", headers=headers)).close()
+    return [session["kernel"]["id"] for session in sessions]
+
+
+def reopened_problems(state: dict | None) -> list[str]:
+    """What is wrong with the lab reopened from its saved state (tabs, the intH panel's
+    charts, bad outputs, the note on how to bring it back)."""
+    if not state:
+        return ["the reopened notebook never appeared"]
+    problems = [f"the reopened notebook shows {text!r}" for text in state["bad"]]
+    if tuple(state["tabs"]) != TABS:
+        problems.append(f"the reopened lab's tabs read {state['tabs']}, expected {list(TABS)}")
+    if state["charts"] < AFTER_RUN.widget_charts:
+        problems.append(f"the reopened intH panel draws {state['charts']} chart(s), expected "
+                        f"{AFTER_RUN.widget_charts}")
+    return problems + note_problems(state, shown=True)
+
+
+def note_problems(state: dict, shown: bool) -> list[str]:
+    """The note on bringing the lab back must show (``shown``) or be hidden."""
+    notes = state["notes"]
+    if shown and (len(notes) != 1 or revive_note("the lab") != notes[0]):
+        return [f"the note on bringing the lab back is not shown: {notes}"]
+    if not shown and notes:
+        return [f"the live lab shows the note meant for a lab that is not live: {notes}"]
+    return []
+
+
+def without_saved_state(notebook: Path, data_dir: Path) -> Path:
+    """A copy of ``notebook`` as JupyterLab saves it with saved widget state off (its
+    default): no widget state in the metadata, trusted as the user's own save is (signed
+    with the key in the server's Jupyter data directory ``data_dir``)."""
+    from nbformat.sign import NotebookNotary
+
+    copy = notebook.with_name(f"{notebook.stem}-no-state.ipynb")
+    saved = nbformat.read(notebook, as_version=4)
+    saved.metadata.pop("widgets")
+    NotebookNotary(data_dir=str(data_dir)).sign(saved)
+    nbformat.write(saved, copy)
+    return copy
+
+
+def run_and_save(page, url: str, notebook: Path, timeout_ms: float) -> list[str]:
+    """Run the lab notebook, check its note is hidden while it is live, save it."""
+    run_all_cells(page, url, timeout_ms)
+    wait_until_done(page, AFTER_RUN, timeout_ms)
+    state = wait_reopened(page, "s.charts >= 2", timeout_ms)
+    problems = note_problems(state, shown=False)
+    save_notebook(page, 30_000)
+    saved, size = saved_state_problems(notebook)
+    print(f"saved_state: saved widget state {size / 1e6:.2f} MB "
+          f"({notebook.stat().st_size / 1e6:.2f} MB file)")
+    return problems + saved
+
+
+def wait_reopened(page, condition_js: str, timeout_ms: float) -> dict | None:
+    """The notebook's state once its kernel is idle and ``condition_js`` holds (or at the
+    timeout)."""
+    try:
+        page.wait_for_function(
+            f"() => {{ const s = ({REOPENED_JS})(); return s && s.kernel === 'idle' "
+            f"&& ({condition_js}); }}", timeout=min(timeout_ms, 120_000), polling=250)
+    except Exception:  # noqa: BLE001 -- the caller reports from the state
+        pass
+    return page.evaluate(REOPENED_JS)
+
+
+def reopen(browser, url: str, condition_js: str, shot: Path, timeout_ms: float,
+           problems: list[str]) -> dict | None:
+    """Open ``url`` in a new page (JupyterLab starts a new kernel); screenshot it."""
+    page = browser.new_page(viewport=VIEWPORT)
+    block_outside_requests(page, problems)
+    page.goto(url)
+    state = wait_reopened(page, condition_js, timeout_ms)
+    screenshot_notebook(page, shot)
+    page.close()
+    return state
+
+
+def reopen_without_kernel(browser, url: str, shot: Path, timeout_ms: float,
+                          problems: list[str]) -> dict | None:
+    """Open ``url`` in a new page with every kernel and session request blocked (no kernel
+    can start); screenshot it."""
+    page = browser.new_page(viewport=VIEWPORT)
+    block_outside_requests(page, problems)
+    page.route("**/api/kernels**", lambda route: route.abort())
+    page.route("**/api/sessions**", lambda route: route.abort())
+    page.goto(url)
+    page.wait_for_selector(".jp-NotebookPanel .jp-Notebook .jp-Cell", timeout=timeout_ms)
+    for _ in range(4):  # JupyterLab asks again for a kernel after each failed attempt
+        dismiss_kernel_dialogs(page)
+    state = page.evaluate(REOPENED_JS)
+    screenshot_notebook(page, shot)
+    page.close()
+    return state
+
+
+def run(out: Path, timeout: float) -> list[str]:
+    """Save the lab with saved widget state on; reopen it with a new kernel, and its copy
+    without the state; the problems found."""
+    from playwright.sync_api import sync_playwright
+
+    out.mkdir(parents=True, exist_ok=True)
+    problems: list[str] = []
+    timeout_ms = timeout * 1000
+    with tempfile.TemporaryDirectory(prefix="milab-saved-state-") as tmp_name:
+        tmp = Path(tmp_name)
+        notebook = lab_notebook(tmp / "root")
+        data_dir = tmp / "data"
+        env = dict(lab_environment(tmp), JUPYTER_DATA_DIR=str(data_dir))
+        turn_on_saved_state(env)
+        with jupyter_lab(notebook.parent, env, tmp / "jupyter.log") as (base, token):
+            url = f"{base}/lab/tree/{{}}?token={token}"
+            with sync_playwright() as pw:
+                browser = pw.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
+                page = browser.new_page(viewport=VIEWPORT)
+                block_outside_requests(page, problems)
+                problems += run_and_save(page, url.format(quote(notebook.name)), notebook,
+                                         timeout_ms)
+                page.close()
+                first = set(shut_down_sessions(base, token))
+                state = reopen(browser, url.format(quote(notebook.name)),
+                               "s.tabs.length > 0 && s.charts >= 2",
+                               out / "saved-lab-new-kernel.png", timeout_ms, problems)
+                print(f"saved_state: reopened with its saved state: {dict(state or {}, text='...')}")
+                problems += reopened_problems(state)
+                if not (new := set(shut_down_sessions(base, token))) or new & first:
+                    problems.append("the notebook was not reopened with a new kernel")
+                stateless = without_saved_state(notebook, data_dir)
+                state = reopen(browser, url.format(quote(stateless.name)), "s.modelNotFound",
+                               out / "saved-lab-no-state.png", timeout_ms, problems)
+                print(f"saved_state: reopened without saved state: {dict(state or {}, text='...')}")
+                problems += note_problems(state, shown=True) if state else [
+                    "the notebook saved without state never appeared"]
+                state = reopen_without_kernel(browser, url.format(quote(notebook.name)),
+                                              out / "saved-lab-no-kernel.png", timeout_ms,
+                                              problems)
+                print(f"saved_state: reopened with no kernel: {dict(state or {}, text='...')}")
+                problems += note_problems(state, shown=True) if state else [
+                    "the notebook opened with no kernel never appeared"]
+                browser.close()
+    return [p for p in problems if "net::ERR_FAILED" not in p]  # the blocked kernel requests
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--out", type=Path, default=DEFAULT_OUT,
+                        help="folder for the screenshot (default: %(default)s)")
+    parser.add_argument("--timeout", type=float, default=300,
+                        help="seconds to wait for each step (default: %(default)s)")
+    args = parser.parse_args(argv)
+    problems = run(args.out, args.timeout)
+    if problems:
+        print("saved_state: FAILED\n" + "\n".join(f"  - {p}" for p in problems),
+              file=sys.stderr)
+        return 1
+    print("saved_state: OK: the saved lab shows again with a new kernel")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
