@@ -89,7 +89,7 @@ HEADLINES: dict[str, PaperSpec] = {
         ("table3", "claims"),
         "The paper's Tables 3-4 values are not in its extracted text: the published "
         "Citation-KNN + minH accuracy is the number set beside ours, and the paper's claims "
-        "(rankings between the distances) are tested above."),
+        "(rankings between the distances) are tested below."),
     "CDVSE": PaperSpec(
         (Headline("table4_test", "Table 4: test g-mean (%), ours beside the paper's"),
          Headline("synthetic", "Figs. 2-3: the artificial sets (g-mean), ours and the paper's"),
