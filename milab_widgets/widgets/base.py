@@ -225,6 +225,8 @@ class Panel(widgets.VBox):
     paper : str, optional
         The paper's short name (a key of :data:`~milab_widgets.widgets.papers.PAPERS`):
         the header then names the paper by authors, title, venue and year.
+    **kwargs
+        Passed to ``ipywidgets.VBox`` (layout, for example).
 
     Attributes
     ----------
@@ -245,6 +247,11 @@ class Panel(widgets.VBox):
     ...     1 / 0
     >>> panel.status.value, type(panel.last_error).__name__
     ('failed: dividing', 'ZeroDivisionError')
+
+    See Also
+    --------
+    Lab : the tabbed lab of every paper's panel.
+    IntHPanel, CDVSEPanel, MFSEFPanel, TwoViewPanel, LSkMDDMPanel : the papers' panels.
     """
 
     def __init__(self, title: str, controls: Sequence = (), outputs: Sequence = (),

@@ -72,6 +72,29 @@ class CDVSEPanel(AsCode, Panel):
     ``boundary``, ``weights``, ``objective`` (Altair charts), ``uci_table`` (DataFrame);
     after a click, ``sample_point`` (x, y) and ``sample_distances``. ``code()`` and
     ``save(folder)``: see :mod:`~milab_widgets.widgets.as_code`.
+
+    Parameters
+    ----------
+    dataset : str, default="sine_noise"
+        "sine_noise", "square_noise" or a registered one-class dataset.
+    update : bool, default=True
+        Fit and draw the default setting at once.
+
+    Attributes
+    ----------
+    result, boundary, weights, objective, uci_table
+        The results, as listed above.
+
+    See Also
+    --------
+    CDVSESVDD, BaggingSVDD, SVDD : the models it fits.
+
+    Examples
+    --------
+    >>> from milab_widgets.widgets import CDVSEPanel
+    >>> panel = CDVSEPanel(update=False)
+    >>> panel.dataset.value, panel.status.value
+    ('sine_noise', 'ready')
     """
 
     recipe = recipes.CDVSE

@@ -79,6 +79,32 @@ class IntHPanel(AsCode, Panel):
     :class:`~milab_widgets.evaluation.fixed_params.HeldOutBag`); shown in ``accuracy``,
     ``curve_output``, ``heatmap_output``, ``bag_output``. ``code()`` and ``save(folder)``:
     see :mod:`~milab_widgets.widgets.as_code`.
+
+    Parameters
+    ----------
+    dataset : str, default=None
+        A registered multi-instance dataset; None means the first available one.
+    run : bool, default=True
+        Run the default setting once, so that the panel opens with results.
+
+    Attributes
+    ----------
+    fold_scores, curve_chart, heatmap_chart, held_out
+        The results (None until a successful run), as listed above.
+
+    See Also
+    --------
+    CitationKNN, BagKNN : the classifiers it cross-validates.
+    tune_alpha_nca : the alpha it tunes.
+
+    Examples
+    --------
+    >>> from milab_widgets.widgets import IntHPanel
+    >>> import contextlib, io
+    >>> with contextlib.redirect_stdout(io.StringIO()):   # outside Jupyter, displays print
+    ...     panel = IntHPanel(dataset="musk1", run=False)
+    >>> panel.dataset.value, panel.fold_scores is None
+    ('musk1', True)
     """
 
     recipe = recipes.INTH

@@ -79,6 +79,34 @@ class LSkMDDMPanel(AsCode, Panel):
     first, in ``selection_output``) and ``times_output``. Switching the dataset clears every
     result at once. ``metrics_table`` is the metrics table shown; ``code()`` and
     ``save(folder)``: see :mod:`~milab_widgets.widgets.as_code`.
+
+    Parameters
+    ----------
+    dataset : str, default=None
+        A registered multi-label dataset; None means the first available.
+    n_train : int, default=800
+        Training rows drawn at random (the rest, up to 1000, are held out).
+    run : bool, default=True
+        Run once at construction.
+
+    Attributes
+    ----------
+    scores, embedding, solver_times, metrics_table, selection_stats
+        The results, as listed above.
+
+    See Also
+    --------
+    KernelMDDM : the embeddings it compares.
+    MLkNN : the classifier that scores them.
+
+    Examples
+    --------
+    >>> from milab_widgets.widgets import LSkMDDMPanel
+    >>> import contextlib, io
+    >>> with contextlib.redirect_stdout(io.StringIO()):   # outside Jupyter, displays print
+    ...     panel = LSkMDDMPanel(run=False)
+    >>> panel.scores is None
+    True
     """
 
     recipe = recipes.LSKMDDM

@@ -79,6 +79,34 @@ class MFSEFPanel(AsCode, Panel):
     ``curves_output`` and ``table_output``; ``score_table`` (the table shown),
     ``selected`` and ``selected_method`` (after a click on a method). ``code()`` and
     ``save(folder)``: see :mod:`~milab_widgets.widgets.as_code`.
+
+    Parameters
+    ----------
+    dataset : str, default=None
+        A registered multi-label dataset with a fixed split; None means the first available.
+    run : bool, default=True
+        Run once at construction.
+
+    Attributes
+    ----------
+    scores, curves_chart, expert_chart, score_table, selected, selected_method
+        The results, as listed above.
+
+    See Also
+    --------
+    MFSEF, MFSLS, PMU, MLkNN : the selectors it compares and the classifier that scores them.
+
+    Examples
+    --------
+    The multi-label sets are fetched (``milab fetch yeast``); without them the panel says
+    which one is missing instead of failing:
+
+    >>> from milab_widgets.widgets import MFSEFPanel
+    >>> import contextlib, io
+    >>> with contextlib.redirect_stdout(io.StringIO()):   # outside Jupyter, displays print
+    ...     panel = MFSEFPanel(run=False)
+    >>> panel.dataset.value
+    'yeast'
     """
 
     recipe = recipes.MFSEF

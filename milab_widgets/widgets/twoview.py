@@ -77,6 +77,31 @@ class TwoViewPanel(AsCode, Panel):
     TwoViewMIClustering), ``accuracy_value``, ``confusion`` (DataFrame),
     ``baseline_scores`` (DataFrame: method, ACC), ``curve_chart``, ``confusion_chart``.
     ``code()`` and ``save(folder)``: see :mod:`~milab_widgets.widgets.as_code`.
+
+    Parameters
+    ----------
+    dataset : str, default="digits-a"
+        "digits-a", "digits-b", "synthetic" or a folder of two-view bags.
+    run : bool, default=True
+        Run once at construction.
+
+    Attributes
+    ----------
+    model, accuracy_value, confusion, baseline_scores, curve_chart, confusion_chart
+        The results, as listed above.
+
+    See Also
+    --------
+    TwoViewMIClustering, BAMIC : the clustering and its baseline.
+
+    Examples
+    --------
+    >>> from milab_widgets.widgets import TwoViewPanel
+    >>> import contextlib, io
+    >>> with contextlib.redirect_stdout(io.StringIO()):   # outside Jupyter, displays print
+    ...     panel = TwoViewPanel(dataset="synthetic", run=False)
+    >>> panel.dataset.value, panel.model is None
+    ('synthetic', True)
     """
 
     recipe = recipes.TWOVIEW
