@@ -234,7 +234,10 @@ def method_runs(datasets, settings: Settings, cache: ResultCache, n_jobs: int | 
     of the leading 2, 5, ... embedding dimensions. Returns {"runs": ..., "dimensions": ...,
     "outcomes": {(dataset, rep): packed per-instance test outcomes (see
     :func:`unpack_outcomes`)}}."""
-    tasks = [task for dataset in datasets for task in _method_tasks(dataset, settings)]
+    per_dataset = [_method_tasks(dataset, settings) for dataset in datasets]
+    # partition by partition, so that an interrupted run has whole partitions cached
+    tasks = sorted((task for tasks in per_dataset for task in tasks),
+                   key=lambda task: task.parts["rep"])
     records = run_grid(tasks, cache, n_jobs, progress, desc="methods")
     tables = {"outcomes": {(task.parts["dataset"], task.parts["rep"]): record["outcomes"]
                            for task, record in zip(tasks, records)}}
