@@ -131,15 +131,15 @@ def check_spheres_fitted_on(spheres: Spheres, X: np.ndarray, gamma: float) -> No
         raise InputError(f"spheres must be a Spheres (e.g. a fitted BaggingSVDD's spheres_), "
                          f"got {type(spheres).__name__}.")
     rows = {row.tobytes() for row in X}
-    foreign = spheres.support_vectors.shape[1] != X.shape[1] or not all(
-        vector.tobytes() in rows for vector in spheres.support_vectors)
-    if foreign or spheres.gamma != gamma:
-        raise InputError(
-            "spheres were not fitted on this X " + (f"(gamma {spheres.gamma:g}, not {gamma:g})"
-                                                    if not foreign else "(their support "
-                                                    "vectors are not rows of X)")
-            + "; pass the spheres_ of a BaggingSVDD fitted on the same X with the same gamma, "
-            "or spheres=None.")
+    if spheres.support_vectors.shape[1] != X.shape[1] or not all(
+            vector.tobytes() in rows for vector in spheres.support_vectors):
+        reason = "their support vectors are not rows of X"
+    elif spheres.gamma != gamma:
+        reason = f"gamma {spheres.gamma:g}, not {gamma:g}"
+    else:
+        return
+    raise InputError(f"spheres were not fitted on this X ({reason}); pass the spheres_ of a "
+                     "BaggingSVDD fitted on the same X with the same gamma, or spheres=None.")
 
 
 class CDVSESVDD(_SphereEnsemble):
