@@ -272,15 +272,42 @@ class Panel(widgets.VBox):
                 change["owner"]), "value")
 
     def add_view(self, name: str, root, has_results) -> StatusArea:
-        """A sub-view ``name`` (e.g. a sub-tab) with its own status line, stale note and
-        error: place its ``parts()`` at the top of the view; its actions run in its
-        ``working``. The number boxes under ``root`` are its own."""
+        """A sub-view (e.g. a sub-tab) with its own status line, stale note and error.
+
+        Place its ``parts()`` at the top of the view; its actions run in its ``working``. The
+        number boxes under ``root`` are its own.
+
+        Parameters
+        ----------
+        name : str
+            The view's name (a key of ``status_areas``).
+        root : ipywidgets.Widget
+            The widget holding the view.
+        has_results : callable
+            ``has_results() -> bool``: whether the view shows results.
+
+        Returns
+        -------
+        StatusArea
+            The view's area.
+        """
         area = StatusArea(root, has_results)
         self.status_areas[name] = area
         return area
 
     def view_of(self, control) -> StatusArea:
-        """The area whose view holds ``control`` (any widget under it)."""
+        """The area whose view holds ``control``.
+
+        Parameters
+        ----------
+        control : ipywidgets.Widget
+            A control of this panel.
+
+        Returns
+        -------
+        StatusArea
+            The sub-view's area holding it, or the main one.
+        """
         return next((area for name, area in self.status_areas.items() if name != "main"
                      and _holds(area.root, control)), self.status_area)
 
@@ -306,39 +333,103 @@ class Panel(widgets.VBox):
 
     # -- the main view (see StatusArea) ---------------------------------------------------------
     def checked(self, control) -> int:
-        """See :meth:`StatusArea.checked`."""
+        """The value of a number box, or an InputError naming it and its allowed range.
+
+        Parameters
+        ----------
+        control : ipywidgets.Widget
+            A control of this panel.
+            A number box made by ``ranged_int``.
+
+        Returns
+        -------
+        int
+            The value (never clamped).
+        """
         return self.status_area.checked(control)
 
     def stale_when_changed(self, controls: Sequence, action: str = "Run",
                            view: StatusArea | None = None) -> None:
-        """Mark the results of ``view`` (default: the main one) as stale as soon as any of
-        ``controls`` changes."""
+        """Mark the results of ``view`` as stale as soon as any of ``controls`` changes.
+
+        Parameters
+        ----------
+        controls : sequence of ipywidgets.Widget
+            The inputs to watch.
+        action : str, default="Run"
+            The button the stale note asks to press.
+        view : StatusArea, default=None
+            The view whose results go stale; None means the main one.
+        """
         area = view or self.status_area
         for control in controls:
             control.observe(lambda _: area.mark_stale(action), "value")
 
     def mark_stale(self, action: str = "Run") -> None:
-        """See :meth:`StatusArea.mark_stale`."""
+        """Say, above the results, that they no longer match the inputs (if any are shown).
+
+        Parameters
+        ----------
+        action : str, default="Run"
+            The button the note asks to press.
+        """
         self.status_area.mark_stale(action)
 
     def mark_kept(self, view: str) -> None:
-        """See :meth:`StatusArea.mark_kept`."""
+        """Say, above the results, that ``view`` still shows an earlier setting.
+
+        Parameters
+        ----------
+        view : str
+            What still shows it (e.g. "The plots of the 2-D playground"), because recomputing it
+            for the current setting failed.
+        """
         self.status_area.mark_kept(view)
 
     def mark_fresh(self, area: str | None = None) -> None:
-        """See :meth:`StatusArea.mark_fresh`."""
+        """The results shown match the inputs again: all of them, or those of ``area``.
+
+        Parameters
+        ----------
+        area : str, default=None
+            The ``action`` of :meth:`mark_stale` or the ``view`` of :meth:`mark_kept`; None means
+            every note.
+        """
         self.status_area.mark_fresh(area)
 
     def has_results(self) -> bool:
-        """Whether the panel shows results that inputs can make stale (panels override)."""
+        """Whether the panel shows results that inputs can make stale (panels override).
+
+        Returns
+        -------
+        bool
+            False here; a panel returns True once it shows results.
+        """
         return False
 
     def working(self, what: str):
-        """See :meth:`StatusArea.working` (the main view's)."""
+        """Run a ``with`` block as the action ``what``, reported in the main status line.
+
+        Parameters
+        ----------
+        what : str
+            The action's name, as the status line shows it.
+
+        Returns
+        -------
+        context manager
+            Shows any exception of the block in the panel instead of raising it.
+        """
         return self.status_area.working(what)
 
     def show_error(self, error: Exception) -> None:
-        """See :meth:`StatusArea.show_error`."""
+        """Show ``error``'s type and message in red, with its traceback folded below.
+
+        Parameters
+        ----------
+        error : Exception
+            The error to show.
+        """
         self.status_area.show_error(error)
 
 

@@ -211,9 +211,16 @@ class CDVSEPanel(AsCode, Panel):
             self.mark_kept(PLAYGROUND)
 
     def show_sample(self, x: float, y: float) -> None:
-        """List the distance d_k(x) = ||phi(x) - a_k|| of the sample at (x, y) to each kept
-        sphere k beside its radius r_k and weight w_k (the paper's eq. 15), and CDVSE's decision
-        sum_k w_k (r_k - d_k(x)) (>= 0: normal)."""
+        """List a sample's distance to each kept sphere and CDVSE's decision for it.
+
+        Shows d_k(x) = ||phi(x) - a_k|| to each kept sphere k beside its radius r_k and weight
+        w_k (the paper's eq. 15), and the decision sum_k w_k (r_k - d_k(x)) (>= 0: normal).
+
+        Parameters
+        ----------
+        x, y : float
+            The sample's coordinates (a click in the boundary chart).
+        """
         with self.working(f"distances of ({x:.3f}, {y:.3f}) to the kept spheres"):
             ensemble = self.result.ensemble
             point = np.array([[x, y]])
@@ -237,6 +244,13 @@ class CDVSEPanel(AsCode, Panel):
             self.show_sample(float(picked[0]["x"]), float(picked[0]["y"]))
 
     def has_results(self) -> bool:
+        """Whether the panel shows results that inputs can make stale.
+
+        Returns
+        -------
+        bool
+            True once a fitted playground is shown.
+        """
         return self.result is not None
 
     def run_uci(self) -> None:

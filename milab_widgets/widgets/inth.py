@@ -211,6 +211,13 @@ class IntHPanel(AsCode, Panel):
             self.choose_alpha(float(picked[0]["alpha"]))
 
     def has_results(self) -> bool:
+        """Whether the panel shows results that inputs can make stale.
+
+        Returns
+        -------
+        bool
+            True once a run's accuracy is shown.
+        """
         return self.fold_scores is not None
 
     # -- actions -------------------------------------------------------------------------------
@@ -234,8 +241,15 @@ class IntHPanel(AsCode, Panel):
             self.mark_fresh()
 
     def choose_alpha(self, alpha: float) -> None:
-        """Set α by hand to ``alpha``; redraw f(α), the heatmap and the chosen bag with it
-        (the cross-validated accuracy waits for Run)."""
+        """Set alpha by hand and redraw f(alpha), the heatmap and the chosen bag with it.
+
+        The cross-validated accuracy waits for Run.
+
+        Parameters
+        ----------
+        alpha : float in [0, 1]
+            The weight of d_minH.
+        """
         with self.working(f"α = {alpha:.3f} by hand"):
             self.alpha_mode.value = "hand"
             self.alpha.value = alpha

@@ -118,17 +118,40 @@ class Lab(widgets.Tab):
         self.children[index].children = [panel]
 
     def shown_panel(self):
-        """The panel of the selected tab (built if it is not yet)."""
+        """The panel of the selected tab (built if it is not yet).
+
+        Returns
+        -------
+        Panel
+            That panel.
+        """
         index = self.selected_index or 0
         self._build(index)
         return self.panels[self.titles[index]]
 
     def code(self) -> str:
-        """The Python reproducing what the selected tab's panel shows (its ``code()``)."""
+        """The Python reproducing what the selected tab's panel shows.
+
+        Returns
+        -------
+        str
+            The panel's ``code()``.
+        """
         return self.shown_panel().code()
 
     def save(self, folder) -> list:
-        """Write the selected tab's charts and tables to ``folder`` (its panel's ``save``)."""
+        """Write the selected tab's charts and tables to ``folder``.
+
+        Parameters
+        ----------
+        folder : str or Path
+            Where to write (created if needed).
+
+        Returns
+        -------
+        list of Path
+            The files written (its panel's ``save``).
+        """
         return self.shown_panel().save(folder)
 
 

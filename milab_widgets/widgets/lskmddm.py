@@ -220,8 +220,19 @@ class LSkMDDMPanel(AsCode, Panel):
                        legend="iterations: — for the direct solvers (no iterations).")
 
     def brushed(self, ranges: dict) -> np.ndarray:
-        """Mask of the held-out rows inside the brushed ``ranges`` ({"coordinate 1":
-        [low, high], "coordinate 2": [low, high]}; a missing field does not restrict)."""
+        """Mask of the held-out rows inside the brushed ranges.
+
+        Parameters
+        ----------
+        ranges : dict
+            {"coordinate 1": [low, high], "coordinate 2": [low, high]}; a missing field does not
+            restrict.
+
+        Returns
+        -------
+        ndarray of bool
+            One value per held-out row.
+        """
         inside = np.ones(len(self.embedding), dtype=bool)
         for field, column in SCATTER_FIELDS:
             if field in ranges:
@@ -255,6 +266,13 @@ class LSkMDDMPanel(AsCode, Panel):
                    legend=BRUSH_LEGEND + (ABSENT_LEGEND.format(len(inside)) if absent else ""))
 
     def has_results(self) -> bool:
+        """Whether the panel shows results that inputs can make stale.
+
+        Returns
+        -------
+        bool
+            True once an embedding or the solver times is shown.
+        """
         return self.scores is not None or self.solver_times is not None
 
     def _clear(self) -> None:

@@ -283,8 +283,16 @@ class MFSEFPanel(AsCode, Panel):
             self.mark_fresh()
 
     def show_selected(self, method: str) -> None:
-        """The features ``method`` selects (up to the largest count), in its order, with
-        their relevance FMI(f; L) and whether each is an expert."""
+        """Show the features ``method`` selects, with their relevance and expert flag.
+
+        Up to the largest count, in the method's order, with FMI(f; L) and whether each is an
+        expert.
+
+        Parameters
+        ----------
+        method : str
+            One of the compared methods.
+        """
         with self.working(f"features {method} selects"):
             settings = self._settings()
             data = load_dataset(self.dataset.value)
@@ -313,6 +321,13 @@ class MFSEFPanel(AsCode, Panel):
             self.show_selected(str(picked[0]["method"]))
 
     def has_results(self) -> bool:
+        """Whether the panel shows results that inputs can make stale.
+
+        Returns
+        -------
+        bool
+            True once a run's scores is shown.
+        """
         return self.scores is not None
 
     def _clear_results(self) -> None:
@@ -325,6 +340,13 @@ class MFSEFPanel(AsCode, Panel):
 
     # -- helpers -------------------------------------------------------------------------------
     def chosen_experts(self) -> list[int]:
+        """The expert features the controls choose.
+
+        Returns
+        -------
+        list of int
+            Feature indices: chosen by hand, or the top ``n_experts`` by relevance.
+        """
         if self.expert_mode.value == "hand":
             return list(self.experts.value)
         return self._automatic_experts()

@@ -190,7 +190,15 @@ class TwoViewPanel(AsCode, Panel):
             self.mark_fresh()
 
     def show_cell(self, true_class: int, cluster: int) -> None:
-        """List the bags of class ``true_class`` that the model put in ``cluster``."""
+        """List the bags of class ``true_class`` that the model put in ``cluster``.
+
+        Parameters
+        ----------
+        true_class : int
+            A class (row of the confusion chart).
+        cluster : int
+            A cluster (its column).
+        """
         with self.working(f"bags of class {true_class} in cluster {cluster}"):
             data = self._problem().data
             bags = np.flatnonzero((data.labels == true_class) & (self.model.labels_ == cluster))
@@ -210,6 +218,13 @@ class TwoViewPanel(AsCode, Panel):
             self.show_cell(int(picked[0]["class"]), cluster)
 
     def has_results(self) -> bool:
+        """Whether the panel shows results that inputs can make stale.
+
+        Returns
+        -------
+        bool
+            True once a fitted model is shown.
+        """
         return self.model is not None
 
     # -- steps -----------------------------------------------------------------------------------
