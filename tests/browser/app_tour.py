@@ -6,7 +6,8 @@ Usage (from the project root)::
 
 Starts ``milab app --port N`` (a free port), opens ``http://127.0.0.1:N/`` in Debian's
 headless Chromium with every request outside 127.0.0.1 blocked, and checks what a visitor
-sees: the lab's five tabs, no code cell, no Python traceback. Then, for each tab, the same
+sees: the lab's five tabs, no code cell, no Python traceback, and not the note a saved lab
+shows when it is not live (:mod:`milab_widgets.widgets.revive`). Then, for each tab, the same
 steps as the JupyterLab tour (:data:`tests.browser.lab_tour.STEPS`): open the tab, operate
 its control, make its click or brush in a live chart, and check the panel's answer
 (``step.shows``) and charts with the JupyterLab tour's own checks. A panel whose dataset is
@@ -34,6 +35,7 @@ import urllib.request
 from contextlib import contextmanager
 from pathlib import Path
 
+from milab_widgets.widgets.revive import NOTE_CLASS
 from tests.browser import lab_tour
 from tests.browser.check_jupyterlab import (
     CHROMIUM,
@@ -81,9 +83,12 @@ PAGE_JS = """() => {
     tabs: lab ? [...lab.querySelector('.widget-tab-bar').querySelectorAll('.lm-TabBar-tab')]
                   .map(t => t.innerText.trim()) : [],
     code: document.body.innerText.includes(CODE),
+    notes: [...document.querySelectorAll('.NOTE')].filter(n => {
+      const r = n.getBoundingClientRect(); return r.width > 0 && r.height > 0; }).length,
     text: document.body.innerText,
   };
-}""".replace("LAB", LAB_SELECTOR).replace("CODE", repr(APP_CODE))
+}""".replace("LAB", LAB_SELECTOR).replace("CODE", repr(APP_CODE)).replace(
+    "NOTE", NOTE_CLASS)
 
 
 @contextmanager
@@ -168,6 +173,9 @@ def page_problems(page) -> list[str]:
         problems.append(f"the lab's tabs read {state['tabs']}, expected {list(TAB_TITLES)}")
     if state["code"]:
         problems.append(f"the notebook's code ({APP_CODE!r}) is shown: Voilà must strip it")
+    if state["notes"]:
+        problems.append("the live lab shows the note meant for a saved one (how to bring it "
+                        "back)")
     if "Traceback" in state["text"]:
         problems.append("a Python traceback is shown")
     return problems
@@ -189,6 +197,18 @@ def tour_panel(page, index: int, step, out: Path, timeout_ms: float) -> list[str
         problems = operate_and_click(page, index, step, timeout_ms)
     screenshot(page, out / f"app-{step.slug}.png")
     return problems
+
+
+def tour_panel_or_failure(page, index: int, step, out: Path, timeout_ms: float) -> list[str]:
+    """:func:`tour_panel`, a failed browser step reported as the panel's problem (the tour
+    goes on to the next panel)."""
+    from playwright.sync_api import Error as PlaywrightError
+
+    try:
+        return tour_panel(page, index, step, out, timeout_ms)
+    except PlaywrightError as error:
+        screenshot(page, out / f"app-{step.slug}.png")
+        return [f"{step.slug} panel: browser step failed: {error.message.splitlines()[0]}"]
 
 
 def operate_and_click(page, index: int, step, timeout_ms: float) -> list[str]:
@@ -228,7 +248,7 @@ def tour_app(url: str, out: Path, timeout_ms: float) -> list[str]:
             page.wait_for_selector(LAB_SELECTOR, timeout=timeout_ms)
             problems += page_problems(page)
             for index, step in enumerate(lab_tour.STEPS):
-                problems += tour_panel(page, index, step, out, timeout_ms)
+                problems += tour_panel_or_failure(page, index, step, out, timeout_ms)
                 if index == 0:
                     screenshot(page, out / "app.png")
         finally:
