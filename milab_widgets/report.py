@@ -352,16 +352,6 @@ def p_text(p) -> str:
     return "—" if pd.isna(p) else f"{p:.2g}"
 
 
-def number(value) -> str:
-    """4 significant digits; infinite bounds as ±∞ (written as in the verdicts: "-∞",
-    "+∞"), missing ones "—"."""
-    if pd.isna(value):
-        return "—"
-    if value in (float("inf"), float("-inf")):
-        return "+∞" if value > 0 else "-∞"
-    return f"{value:.4g}"
-
-
 #: Forest-plot panels by scope: claims of one panel share a unit.
 PANELS = {"faster": "speed-up (x; 1 = as fast)", "exact": "exact checks: margin (>= 0 holds)",
           "equivalent": "spread or difference (grey tick: the margin; below it favours the "
