@@ -21,7 +21,10 @@ saved with Ctrl+S. Then:
 * the saved notebook opened with every kernel request blocked: the note shows
   (``saved-lab-no-kernel.png``).
 
-Before the save, while the lab is live, the note must be hidden.
+Before the save, while the lab is live, the note must be hidden. And an executed report
+notebook (``reports/intH/intH.ipynb``, written by ``milab reproduce``), trusted and opened
+with a kernel, draws its intH panel from the widget state stored in it (its two live
+charts; ``report-intH-trusted.png``).
 
 What no test can show here: the panels drawn with no kernel at all. JupyterLab's widget
 manager (@jupyter-widgets/jupyterlab-manager 5.0) reads a notebook's saved state only after
@@ -49,6 +52,7 @@ from tests.browser.check_jupyterlab import (
     CHROMIUM,
     CHROMIUM_ARGS,
     DEFAULT_OUT,
+    ROOT,
     VIEWPORT,
     Expect,
     block_outside_requests,
@@ -65,6 +69,8 @@ from tests.browser.check_jupyterlab import (
 WIDGET_MANAGER = "@jupyter-widgets/jupyterlab-manager/plugin"
 WIDGET_STATE = "application/vnd.jupyter.widget-state+json"
 WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
+#: An executed report notebook (milab reproduce) whose panel cell holds its stored state.
+REPORT = ROOT / "reports" / "intH" / "intH.ipynb"
 TABS = ("intH", "CDVSE", "MFSEF", "TwoViewMIC", "LSkMDDM")
 #: After Run All: the lab and its intH panel with its two live charts.
 AFTER_RUN = Expect(charts=2, widgets=10, widget_charts=2)
@@ -155,6 +161,29 @@ def note_problems(state: dict, shown: bool) -> list[str]:
     if not shown and notes:
         return [f"the live lab shows the note meant for a lab that is not live: {notes}"]
     return []
+
+
+def trusted_copy(notebook: Path, folder: Path, data_dir: Path) -> Path:
+    """``notebook`` copied into ``folder``, signed as trusted (as ``jupyter trust`` does with
+    the server's data directory ``data_dir``)."""
+    from nbformat.sign import NotebookNotary
+
+    saved = nbformat.read(notebook, as_version=4)
+    NotebookNotary(data_dir=str(data_dir)).sign(saved)
+    copy = folder / notebook.name
+    nbformat.write(saved, copy)
+    return copy
+
+
+def report_problems(state: dict | None) -> list[str]:
+    """What is wrong with the executed report's panel cell shown from its stored state."""
+    if not state:
+        return ["the executed report notebook never appeared"]
+    problems = [f"the trusted report shows {text!r}" for text in state["bad"]]
+    if state["charts"] < AFTER_RUN.widget_charts:
+        problems.append(f"the trusted report's intH panel draws {state['charts']} chart(s) from "
+                        f"its stored state, expected {AFTER_RUN.widget_charts}")
+    return problems
 
 
 def without_saved_state(notebook: Path, data_dir: Path) -> Path:
@@ -263,6 +292,12 @@ def run(out: Path, timeout: float) -> list[str]:
                 print(f"saved_state: reopened without saved state: {dict(state or {}, text='...')}")
                 problems += note_problems(state, shown=True) if state else [
                     "the notebook saved without state never appeared"]
+                report = trusted_copy(REPORT, notebook.parent, data_dir)
+                state = reopen(browser, url.format(quote(report.name)), "s.charts >= 2",
+                               out / "report-intH-trusted.png", timeout_ms, problems)
+                print(f"saved_state: trusted report {REPORT.name}: {dict(state or {}, text='...')}")
+                problems += report_problems(state)
+                shut_down_sessions(base, token)
                 state = reopen_without_kernel(browser, url.format(quote(notebook.name)),
                                               out / "saved-lab-no-kernel.png", timeout_ms,
                                               problems)
