@@ -22,6 +22,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from milab_widgets.app import DEFAULT_PORT
 from milab_widgets.data import list_datasets
 from milab_widgets.data.fetch import fetch
 from milab_widgets.data.home import describe_data_home
@@ -278,8 +279,8 @@ def _report(args: argparse.Namespace) -> int:
     "app",
     "Serve the lab as a web page (Voilà: the panels, no code) at http://127.0.0.1:PORT/ "
     "until Ctrl+C.",
-    argument("--port", type=int, default=8866, metavar="N",
-             help="TCP port on 127.0.0.1 (default 8866); never another one"),
+    argument("--port", type=int, default=DEFAULT_PORT, metavar="N",
+             help=f"TCP port on 127.0.0.1 (default {DEFAULT_PORT}); never another one"),
 )
 def _app(args: argparse.Namespace) -> int:
     from milab_widgets.app import AppError, serve

@@ -282,7 +282,8 @@ def run(out: Path, timeout: float) -> list[str]:
                 state = reopen(browser, url.format(quote(notebook.name)),
                                "s.tabs.length > 0 && s.charts >= 2",
                                out / "saved-lab-new-kernel.png", timeout_ms, problems)
-                print(f"saved_state: reopened with its saved state: {dict(state or {}, text='...')}")
+                print("saved_state: reopened with its saved state: "
+                      f"{dict(state or {}, text='...')}")
                 problems += reopened_problems(state)
                 if not (new := set(shut_down_sessions(base, token))) or new & first:
                     problems.append("the notebook was not reopened with a new kernel")
