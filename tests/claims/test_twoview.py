@@ -29,6 +29,7 @@ def test_the_catalogue_holds_every_claim_the_issue_lists_each_with_source_and_sc
                 "ker2-stable": ("equivalent", "paper"),
                 "robust-to-alpha-beta": ("equivalent", "paper"),
                 "beta-at-most-1": ("every case", "paper"),
+                "l21-helps": ("every case", "paper"),
                 "margin-kmeansseg": ("above threshold", "paper"),
                 "margin-lbp": ("above threshold", "paper"),
                 "margin-sift": ("above threshold", "paper"),
@@ -170,6 +171,16 @@ def test_stability_and_beta_claims_on_a_grid_that_collapses_past_beta_1():
     assert set(cases[cases.id == "robust-to-alpha-beta"].setting) == {"Ker1", "Ker2"}
 
 
+def test_the_l21_claim_compares_the_tables_alpha_with_the_l21_terms_almost_off():
+    grid = grid_table(lambda g, m, a, b: 0.8 if a == 1e-2 else 0.7)
+    row = table(grid=grid)[0].loc["l21-helps"]
+    assert (row.reproduced, row.reproduced_cases, row.verdict) == ("yes", "6 of 6", "supported")
+    assert row.effect == pytest.approx(0.1, abs=0.01)
+    # without alpha = 1e-4 in the grid there is nothing to compare
+    no_small = grid[grid.alpha != 1e-4]
+    assert table(grid=no_small)[0].loc["l21-helps", "reproduced"] == NOT_TESTED
+
+
 def test_convergence_is_an_exact_check_at_the_figures_beta_and_large_beta_is_ours():
     def curve(update, beta, values):
         return [{"dataset": "d", "generator": "g", "method": "Ker1", "beta": beta,
@@ -215,7 +226,7 @@ def test_parts_not_run_leave_their_claims_untested_with_the_reason():
 def test_a_quick_real_run_gives_every_catalogue_claim_exactly_one_row(tmp_path):
     # digits-a is built from scikit-learn's digits: it is always there (no data to skip on)
     settings = experiment.Settings(runs=2, max_iter=30, n_components=10,
-                                   grid=(1e-2, 1.0, 100.0), grid_runs=2, convergence_iter=20,
+                                   grid=(1e-4, 1e-2, 100.0), grid_runs=2, convergence_iter=20,
                                    timing_repeats=2, timing_iterations=5)
     results = experiment.run(["digits-a"], settings=settings, cache_dir=tmp_path)
     rows = results.claims
