@@ -125,7 +125,7 @@ def gallery_card(paper: str, caption: str, binder: str, docname: str) -> nodes.c
     card += nodes.paragraph("", "", doc_link(paper, f"/gallery/notebooks/{paper}", docname))
     card += nodes.paragraph(text=caption)
     actions = nodes.container(classes=["milab-gallery-actions"])
-    download = addnodes.download_reference("", nodes.inline(text=f"Download {paper}.ipynb"),
+    download = addnodes.download_reference("", "", nodes.inline(text=f"Download {paper}.ipynb"),
                                            reftarget=f"notebooks/{paper}.ipynb",
                                            refdoc=docname, refexplicit=True)
     actions += nodes.paragraph("", "", download)

@@ -48,3 +48,13 @@ def test_the_documentation_builds_with_warnings_as_errors(built_docs):
     # The gallery shows the committed notebooks with their charts drawn as SVG.
     gallery = (out / "gallery" / "notebooks" / "intH.html").read_text(encoding="utf-8")
     assert ".svg" in gallery
+    # The gallery's grid: per paper a thumbnail linking to the rendered notebook and a
+    # download of the notebook (a copy without machine paths); no Binder button while
+    # milab_binder_repository is empty.
+    index = (out / "gallery" / "index.html").read_text(encoding="utf-8")
+    for paper in ("intH", "CDVSE", "MFSEF", "TwoViewMIC", "LSkMDDM"):
+        assert f'href="notebooks/{paper}.html"><img' in index, paper
+        download = re.search(rf'href="../(_downloads/\w+/{paper}\.ipynb)"><span>Download', index)
+        assert download and (out / download[1]).is_file(), paper
+        assert "/work/" not in (out / download[1]).read_text(encoding="utf-8"), paper
+    assert "mybinder.org" not in index

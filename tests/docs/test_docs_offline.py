@@ -10,6 +10,15 @@ the formulas render from the MathJax shipped with it (sphinx-mathjax-offline, do
   skipped when Debian's chromium or playwright is missing (failed under
   ``MILAB_REQUIRE_BROWSER=1``, as tests/browser does). With ``MILAB_DOCS_SHOT=<file.png>``
   the page's screenshot is also written there (reports/browser/docs-math.png was made so).
+* ``test_the_main_pages_render_offline`` (``browser``) opens the landing page, an API page,
+  a paper page and the gallery the same way: nothing outside the site is requested, nothing
+  fails, no raw TeX is left, formulas are drawn where the page has any, and the gallery's
+  five thumbnails are loaded images. With ``MILAB_DOCS_SHOTS=<folder>`` the four screenshots
+  are written there as docs-landing.png, docs-api.png, docs-paper.png, docs-gallery.png
+  (reports/browser/ holds the committed ones).
+* ``test_no_page_shows_a_machine_path`` reads every built page: no absolute path of the
+  machine that built the site or ran the notebooks, no link to the papers' restatements
+  outside the repository.
 """
 
 import os
@@ -151,3 +160,92 @@ def test_formulas_render_with_the_network_blocked(require_browser, served_site, 
     assert formulas >= 5, f"MathJax drew {formulas} formulas"
     assert "\\(" not in text and "\\[" not in text, "raw TeX left in the page text"
     assert shot.read_bytes().startswith(b"\x89PNG\r\n\x1a\n")
+
+
+#: The pages a reader meets first, each with the screenshot it gives and whether it has math.
+MAIN_PAGES = {
+    "landing": ("index.html", False),
+    "api": ("api/generated/milab_widgets.mil.integrated_distance.html", True),
+    "paper": ("papers/intH.html", True),
+    "gallery": ("gallery/index.html", False),
+}
+MACHINE_PATH = re.compile(r"(?<![\w.])/(?:work|tmp|home|root)/[\w.-]+/")
+
+
+def test_no_page_shows_a_machine_path(docs_site):
+    found = []
+    for page in sorted(docs_site.rglob("*.html")):
+        text = page.read_text(encoding="utf-8")
+        found += [f"{page.relative_to(docs_site)}: {hit}" for hit in
+                  MACHINE_PATH.findall(text) + re.findall(r"shared/papers/\w+\.md", text)]
+    assert not found, "machine paths or outside links:\n" + "\n".join(found[:30])
+
+
+def open_offline(browser, site: str, path: str, has_math: bool):
+    """Open ``site/path`` with every other host blocked; wait for MathJax when the page has
+    math. Returns the page and the lists of blocked and failed requests."""
+    from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
+    blocked, failed = [], []
+
+    def only_the_site(route):
+        if route.request.url.startswith(site + "/"):
+            route.continue_()
+        else:
+            blocked.append(route.request.url)
+            route.abort()
+
+    page = browser.new_page(viewport={"width": 1400, "height": 1000})
+    page.route("**/*", only_the_site)
+    page.on("requestfailed", lambda request: failed.append(request.url))
+    page.goto(f"{site}/{path}", wait_until="load")
+    if has_math:
+        try:
+            page.wait_for_function("() => document.querySelectorAll('mjx-container').length > 0",
+                                   timeout=60_000)
+            page.evaluate("() => MathJax.startup.promise")
+        except PlaywrightTimeout:
+            pass  # reported by the caller's formula count
+    page.wait_for_load_state("networkidle")
+    return page, blocked, failed
+
+
+@pytest.mark.browser
+def test_the_main_pages_render_offline(require_browser, served_site, tmp_path):
+    from playwright.sync_api import sync_playwright
+
+    shots = Path(os.environ.get("MILAB_DOCS_SHOTS") or tmp_path)
+    seen = {}
+    with sync_playwright() as pw:
+        browser = pw.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
+        try:
+            for name, (path, has_math) in MAIN_PAGES.items():
+                page, blocked, failed = open_offline(browser, served_site, path, has_math)
+                seen[name] = {
+                    "blocked": blocked, "failed": failed,
+                    "formulas": page.locator("mjx-container").count(),
+                    "text": page.inner_text("article"),
+                    "thumbnails": page.evaluate(
+                        "() => [...document.querySelectorAll('.milab-gallery-card img')]"
+                        ".map(img => img.naturalWidth)"),
+                    "links": page.evaluate(
+                        "() => [...document.querySelectorAll('.milab-api-links a')]"
+                        ".map(a => a.textContent.trim())"),
+                }
+                page.screenshot(path=str(shots / f"docs-{name}.png"), full_page=False)
+                page.close()
+        finally:
+            browser.close()
+    for name, found in seen.items():
+        assert not found["blocked"], f"{name} asked for outside addresses: {found['blocked']}"
+        assert not found["failed"], f"{name}: requests that failed: {found['failed']}"
+        assert "\\(" not in found["text"] and "\\[" not in found["text"], f"raw TeX on {name}"
+        if MAIN_PAGES[name][1]:
+            assert found["formulas"] >= 1, f"{name}: no formula drawn"
+    thumbnails = seen["gallery"]["thumbnails"]
+    assert len(thumbnails) == 5 and all(width > 0 for width in thumbnails), thumbnails
+    # The API page links its user-guide section, its paper page and its notebook.
+    assert {"Bag distances", "intH notebook"} <= set(seen["api"]["links"]), seen["api"]["links"]
+    assert "integrated_distance" in seen["paper"]["links"], seen["paper"]["links"]
+    for name in MAIN_PAGES:
+        assert (shots / f"docs-{name}.png").read_bytes().startswith(b"\x89PNG\r\n\x1a\n")
