@@ -134,6 +134,7 @@ class LSkMDDMPanel(AsCode, Panel):
         self.metrics_output, self.times_output = widgets.Output(), widgets.Output()
         self.selection_output = widgets.Output()
         self.note = widgets.HTML()
+        self.press_run = widgets.HTML(PRESS_RUN)
         super().__init__(
             "kernel MDDM as least squares (LSkMDDM, rLSkMDDM, OLSkMDDM)",
             controls=[widgets.HBox([self.dataset, self.method]),
@@ -281,7 +282,7 @@ class LSkMDDMPanel(AsCode, Panel):
         self.scatter_view.clear()
         for output in (self.metrics_output, self.times_output, self.selection_output):
             output.clear_output()
-        show_objects(self.metrics_output, widgets.HTML(PRESS_RUN))
+        show_objects(self.metrics_output, self.press_run)
         self.mark_fresh()
 
     def _loaded(self) -> tuple:

@@ -20,7 +20,9 @@ waits for the kernel to go idle, and then checks the page:
 * at least ``--min-widgets`` ipywidgets views were drawn (not a text repr, not the
   "Loading widget..." placeholder);
 * no output says "Error displaying widget", "Loading widget..." or "Javascript Error", and
-  the browser logged no JavaScript error (uncaught exception or console error);
+  the browser logged no JavaScript error (uncaught exception or console error) and no Vega
+  warning (Vega's logger writes "WARN ..." to the console: a chart that drew may still be
+  broken, e.g. a click selection on a mark Vega cannot search for the nearest point);
 * nothing was fetched from outside 127.0.0.1: every other request is blocked (and named as
   a failure), so whatever drew, drew offline;
 * with ``--reload-without-kernel N``: after saving, the page is reloaded with every kernel
@@ -117,6 +119,11 @@ class Expect:
 
 class CheckError(RuntimeError):
     """The check could not run (missing browser, JupyterLab did not start, ...)."""
+
+
+#: How Vega's logger (used by Vega-Lite and vega-embed too) starts a warning in the console
+#: ("WARN The "nearest" transform is not supported for line marks.").
+VEGA_WARNING = re.compile(r"^(WARN|ERROR)\b")
 
 
 def free_port() -> int:
@@ -436,6 +443,8 @@ def drive_browser(url: str, expect: Expect, shot: Path, timeout_ms: float, tour=
     def on_console(msg) -> None:
         if msg.type == "error":
             problems.append(f"JavaScript console error: {msg.text}")
+        elif msg.type == "warning" and VEGA_WARNING.match(msg.text):
+            problems.append(f"Vega warning: {msg.text}")
 
     state: dict = {}
     with sync_playwright() as pw:

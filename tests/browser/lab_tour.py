@@ -19,8 +19,17 @@ for the kernel to finish and the redrawn charts to appear, and checks the panel 
   ``ipywidgets.Image``), as many as the panel shows, and the control redrew the expected
   number of them (new DOM nodes).
 
-One PNG per panel (``lab-<tab>.png``: the lab widget with that tab open, after the action)
-goes to ``--out``. The kernel sees the caller's environment: set ``MILAB_DATA_HOME`` to a
+Then each of the panel's interactions (:data:`STEPS`, listed in :data:`INTERACTIONS`) is
+done as a user does it -- playwright's mouse on a drawn SVG mark or a brush across a chart,
+the keyboard in a box, a sub-tab or a dataset switch -- and the panel must answer: show a
+given text and no longer show another (its visible text, so one sub-tab's message must not
+show on another), with no error box but the one the interaction is meant to bring up, and
+no SVG id shared by two charts. Each prints ``lab_tour: <tab>: <what>: ok`` (or FAILED).
+Any Vega warning in the browser console fails the tour (check_jupyterlab).
+
+Two PNGs per panel go to ``--out``: ``lab-<tab>.png``, the lab widget with that tab open
+after its first interaction (a click or brush in a chart), and ``lab-<tab>-end.png`` after
+the last. The kernel sees the caller's environment: set ``MILAB_DATA_HOME`` to a
 data home holding the datasets. A panel whose data is missing shows a
 DatasetUnavailableError; unless ``MILAB_REQUIRE_DATA=1`` (where it fails, as the data tests
 do) it is not operated, and what a user sees there is checked instead (a fresh install on an
@@ -113,6 +122,8 @@ MARK_CHARTS_JS = f"""index => {{
   [...charts.vega, ...charts.images].forEach(el => el.setAttribute('data-milab-seen', ''));
 }}"""
 SETTLED = "s.kernel === 'idle' && /^(done|failed): /.test(s.status)"
+#: A typed value that the panel refuses or reports leaves the status "ready" or "failed".
+SETTLED_OR_READY = "s.kernel === 'idle' && /^(ready|done: |failed: )/.test(s.status)"
 
 
 def labelled(panel, kind: str, description: str):
@@ -128,14 +139,36 @@ def click_button(text: str) -> Callable:
 
 
 def set_slider(description: str, value: str) -> Callable:
-    """Action: type ``value`` into the readout of the slider ``description``, then Enter."""
+    """Action: type ``value`` into the entry of the slider ``description`` (the panels'
+    text entry beside each slider, milab_widgets.widgets.entries), then Enter."""
 
     def operate(panel) -> None:
-        readout = labelled(panel, ".widget-slider", description).locator(".widget-readout")
-        readout.fill(value)
-        readout.press("Enter")
+        label = panel.page.locator("label.widget-label",
+                                   has_text=re.compile(f"^{re.escape(description)}$"))
+        slider = panel.page.locator(".widget-slider").filter(has=label)  # relative to the row
+        entry = panel.locator(".milab-slider-row").filter(has=slider).locator(
+            ".widget-text input")
+        entry.fill(value)
+        entry.press("Enter")
 
     return operate
+
+
+def type_into(description: str, value: str) -> Callable:
+    """Action: type ``value`` into the text box ``description`` (a number box or a text
+    field), then Enter."""
+
+    def operate(panel) -> None:
+        entry = labelled(panel, ".widget-text", description).locator("input")
+        entry.fill(value)
+        entry.press("Enter")
+
+    return operate
+
+
+def open_sub_tab(title: str) -> Callable:
+    """Action: click the panel's own sub-tab ``title`` (CDVSE's "UCI table")."""
+    return lambda panel: panel.locator(".lm-TabBar-tab", has_text=title).first.click()
 
 
 def choose_option(description: str, index: int) -> Callable:
@@ -190,9 +223,24 @@ def brush_chart(chart: int, start: tuple, end: tuple) -> Callable:
 
 
 @dataclass(frozen=True)
+class Interaction:
+    """What a user does in a panel (a click or brush in a live chart, a typed value, a
+    dataset switch) and the panel's answer: text it must then show (``shows``) and text it
+    must no longer show (``hides``) -- in the panel's visible text, so a sub-tab's message
+    must not show on another sub-tab. An error box other than one holding ``error`` is a
+    problem."""
+
+    what: str
+    act: Callable
+    shows: str = ""
+    hides: str = ""
+    error: str = ""  # text of an error the interaction is meant to bring up
+
+
+@dataclass(frozen=True)
 class PanelStep:
-    """One tab of the lab: the control to operate, the charts to find, and one click in a
-    live chart with the text it must bring into the panel.
+    """One tab of the lab: the control to operate, the charts to find, then the
+    interactions, in order, each with the answer the panel must give.
 
     ``vega`` and ``images`` count the live and PNG charts the panel shows after the action;
     ``redrawn`` how many of them the action draws anew.
@@ -204,9 +252,20 @@ class PanelStep:
     vega: int
     images: int
     redrawn: int
-    click: str = ""
-    clicking: Callable | None = None
-    shows: str = ""
+    interactions: tuple = ()
+
+    @property
+    def click(self) -> str:
+        """The first interaction (a click or brush in a live chart), as other tours use it."""
+        return self.interactions[0].what if self.interactions else ""
+
+    @property
+    def clicking(self) -> Callable | None:
+        return self.interactions[0].act if self.interactions else None
+
+    @property
+    def shows(self) -> str:
+        return self.interactions[0].shows if self.interactions else ""
 
     @property
     def slug(self) -> str:
@@ -219,30 +278,75 @@ STEPS = (
     # The same setting again draws the same charts (nothing to redraw): change the distance.
     PanelStep("intH", "distance = minimal, then Run (CV, f(α), heatmap of d_minH)",
               in_turn(choose_option("distance", 0), click_button("Run")),
-              vega=2, images=0, redrawn=1,
-              click="a click on a heatmap cell (classifies that row's bag)",
-              clicking=click_mark(1, "g.mark-rect path", 2000),
-              shows="done: classifying bag"),
+              vega=2, images=0, redrawn=1, interactions=(
+                  Interaction("a click on a heatmap cell (classifies that row's bag)",
+                              click_mark(1, "g.mark-rect path", 2000), "done: classifying bag"),
+                  Interaction("a click on a point of the f(α) curve (sets α by hand there)",
+                              click_mark(0, "g.mark-symbol path", 8), "done: α = "),
+                  Interaction("emptying the CV folds box (says which value stays)",
+                              type_into("CV folds", ""), "box emptied: still using"),
+              )),
     PanelStep("CDVSE", "slider M = 10 (refits SVDD and CDVSE)",
-              set_slider("M", "10"), vega=3, images=0, redrawn=3,
-              click="a click in the CDVSE plot (the nearest sample's distances)",
-              clicking=click_chart(0, 0.8, 0.5), shows="kept spheres"),
+              set_slider("M", "10"), vega=3, images=0, redrawn=3, interactions=(
+                  Interaction("a click in the CDVSE plot (the nearest sample's distances)",
+                              click_chart(0, 0.8, 0.5), "kept spheres"),
+                  Interaction("typing ζ = 1e9 (refused, the largest ζ used, said beside)",
+                              set_slider("ζ (kernel)", "1e9"), "refused: allowed 0.01 to"),
+                  Interaction("a bad seed (the old plots stay, under a note)",
+                              type_into("seed", "-3"), "below are of an earlier setting",
+                              error="seed = -3 is out of range"),
+                  Interaction("the seed fixed (the note goes)", type_into("seed", "0"),
+                              "done: fitting", hides="earlier setting"),
+                  Interaction("repetitions = 100 in the UCI tab (its own error)",
+                              in_turn(open_sub_tab("UCI table"),
+                                      type_into("repetitions", "100")),
+                              "repetitions = 100 is out of range",
+                              error="repetitions = 100 is out of range"),
+                  Interaction("back on the playground (the UCI tab's error is not shown)",
+                              open_sub_tab("2-D playground"), "done: fitting",
+                              hides="repetitions = 100", error="repetitions = 100"),
+              )),
     PanelStep("MFSEF", "slider 'how many' experts = 6 (redraws the expert view)",
-              set_slider("how many", "6"), vega=1, images=1, redrawn=1,
-              click="a click on a point of the metric curves (that method's features)",
-              clicking=click_mark(0, "g.mark-symbol path", 2), shows="features it selects"),
+              set_slider("how many", "6"), vega=1, images=1, redrawn=1, interactions=(
+                  Interaction("a click on a point of the metric curves (that method's features)",
+                              click_mark(0, "g.mark-symbol path", 2), "features it selects"),
+                  Interaction("subspace ratios 'abc' (reported when typed)",
+                              type_into("subspace ratios", "abc"), "subspace ratios 'abc'",
+                              error="subspace ratios 'abc'"),
+                  Interaction("subspace ratios fixed (the error goes)",
+                              type_into("subspace ratios", "0.6, 0.3, 0.1"), "ready",
+                              hides="subspace ratios 'abc'"),
+                  Interaction("dataset = 2nd (the feature count changes, said beside)",
+                              choose_option("dataset", 1), "10% of its"),
+              )),
     # Run refits the model and every baseline; 10 iterations instead of 300 keep it short.
     PanelStep("TwoViewMIC", "slider max iterations = 10, then Run (refits)",
               in_turn(set_slider("max iterations", "10"), click_button("Run")),
-              vega=2, images=0, redrawn=2,
-              click="a click on a confusion-matrix cell (its bags)",
-              clicking=click_mark(1, "g.mark-rect path", 0), shows="bag(s) of class"),
+              vega=2, images=0, redrawn=2, interactions=(
+                  Interaction("a click on a confusion-matrix cell (its bags)",
+                              click_mark(1, "g.mark-rect path", 0), "bag(s) of class"),
+              )),
     PanelStep("LSkMDDM", "dropdown 'colour by' = 2nd label (redraws the scatter)",
-              choose_option("colour by", 1), vega=1, images=0, redrawn=1,
-              click="a brush over the scatter (label statistics of the rows inside)",
-              clicking=brush_chart(0, (0.15, 0.25), (0.4, 0.55)),
-              shows="held-out rows brushed"),
+              choose_option("colour by", 1), vega=1, images=0, redrawn=1, interactions=(
+                  Interaction("a brush over the scatter (label statistics of the rows inside)",
+                              brush_chart(0, (0.15, 0.25), (0.4, 0.55)),
+                              "held-out rows brushed"),
+                  Interaction("colour by = 3rd label (the brush and its table go)",
+                              choose_option("colour by", 2), "done: ",
+                              hides="held-out rows brushed"),
+                  Interaction("typing η = -5 (refused, 0.001 used, said beside)",
+                              set_slider("η (ridge)", "-5"),
+                              "η (ridge) = -5 refused: allowed 0.001 to 100; used 0.001."),
+                  Interaction("typing dimension = 100000 (refused, the largest used)",
+                              set_slider("dimension", "100000"),
+                              "dimension = 100000 refused: allowed 2 to"),
+                  Interaction("dataset = 1st (press Run; the dimension change said)",
+                              choose_option("dataset", 0), "Press Run to embed"),
+              )),
 )
+
+#: Each interaction's name in the tour's output and the tests: "<tab>: <what>".
+INTERACTIONS = tuple(f"{step.slug}: {act.what}" for step in STEPS for act in step.interactions)
 
 
 def wait_panel(page, index: int, predicate_js: str, timeout_ms: float) -> dict:
@@ -375,32 +479,60 @@ def operate(page, index: int, step: PanelStep, timeout_ms: float) -> list[str]:
     return panel_problems(step, state, after_action=True)
 
 
-def click_in_chart(page, index: int, step: PanelStep, timeout_ms: float) -> list[str]:
-    """Click in the panel's live chart; wait until the panel shows ``step.shows``."""
+def interact(page, index: int, step: PanelStep, act: Interaction,
+             timeout_ms: float) -> list[str]:
+    """Do ``act`` in panel ``index``; wait until the panel shows ``act.shows`` and no longer
+    ``act.hides``; print "lab_tour: <tab>: <what>: ok" or its problems."""
     lab = page.locator(".jp-NotebookPanel:not(.lm-mod-hidden) .widget-tab").first
     panel = lab.locator(".widget-tab-contents").first.locator(":scope > *").nth(index)
-    step.clicking(panel)
-    state = wait_panel(page, index, f"s => {SETTLED} && s.text.includes({step.shows!r})",
-                       timeout_ms)
-    print(f"lab_tour: {step.slug}: {step.click}: {state['status']!r}")
-    problems = [f"error shown: {error}" for error in state["errors"]]
-    if step.shows not in state["text"]:
-        problems.append(f"{step.click} did not show {step.shows!r}")
+    act.act(panel)
+    hidden = f"!s.text.includes({act.hides!r})" if act.hides else "true"
+    answered = f"s.text.includes({act.shows!r}) && {hidden}"
+    state = wait_panel(page, index, f"s => {SETTLED_OR_READY} && {answered}", timeout_ms)
+    problems = [f"error shown: {error}" for error in state["errors"]
+                if not (act.error and act.error in error)]
+    if act.shows not in state["text"]:
+        problems.append(f"{act.what}: the panel did not show {act.shows!r}")
+    if act.hides and act.hides in state["text"]:
+        problems.append(f"{act.what}: the panel still shows {act.hides!r}")
+    problems += duplicate_svg_ids(page)
+    print(f"lab_tour: {step.slug}: {act.what}: "
+          f"{'ok' if not problems else 'FAILED'} ({state['status']!r})")
     return [f"{step.slug} panel: {p}" for p in problems]
 
 
+def duplicate_svg_ids(page) -> list[str]:
+    """Element ids used more than once in the page's charts (url(#id) then paints with
+    another chart's gradient or clip path: TwoViewMIC's legend was blank)."""
+    duplicates = page.evaluate("""() => {
+      const ids = [...document.querySelectorAll('.vega-embed svg [id]')].map(e => e.id);
+      return [...new Set(ids.filter((id, i) => ids.indexOf(id) !== i))];
+    }""")
+    return [f"SVG id {name!r} is used by more than one chart element" for name in duplicates]
+
+
 def tour_panel(page, index: int, step: PanelStep, out: Path, timeout_ms: float) -> list[str]:
-    """Open tab ``index``, operate its control, click in its live chart, check the panel,
-    screenshot the lab."""
+    """Open tab ``index``, operate its control, do its interactions, check the panel;
+    screenshot the lab after the first interaction (``lab-<tab>.png``, or at the end when
+    it was not reached) and after the last (``lab-<tab>-end.png``)."""
     state, problems = open_tab(page, index, step, timeout_ms)
+    shot = False
     if state and missing_data(state) and os.environ.get("MILAB_REQUIRE_DATA") != "1":
         print(f"lab_tour: {step.slug}: not operated, data unavailable: {state['errors'][0]}")
         problems = missing_data_problems(step, state)
     elif not problems:
         problems = operate(page, index, step, timeout_ms)
-        if not problems and step.clicking is not None:
-            problems = click_in_chart(page, index, step, timeout_ms)
-    screenshot_lab(page, out / f"lab-{step.slug}.png")
+        for number, act in enumerate(step.interactions):
+            if problems:
+                break
+            problems = interact(page, index, step, act, timeout_ms)
+            if number == 0 and not problems:  # the documentation's picture: after the
+                screenshot_lab(page, out / f"lab-{step.slug}.png")  # first click or brush
+                shot = True
+        if len(step.interactions) > 1:
+            screenshot_lab(page, out / f"lab-{step.slug}-end.png")  # after all of them
+    if not shot:
+        screenshot_lab(page, out / f"lab-{step.slug}.png")
     return problems
 
 

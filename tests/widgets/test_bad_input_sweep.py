@@ -32,6 +32,7 @@ per-panel tests render for real.
 
 from __future__ import annotations
 
+import html
 import json
 import math
 import re
@@ -48,6 +49,7 @@ from milab_widgets.data.home import locate
 from milab_widgets.data.registry import REGISTRY
 from milab_widgets.exceptions import MilabError
 from milab_widgets.widgets import base
+from milab_widgets.widgets.entries import NumberBox
 from milab_widgets.widgets.lab import LAB_PANELS
 from milab_widgets.widgets.live import LiveChart
 
@@ -100,13 +102,15 @@ CHEAP = {
 
 # -- widget tree ---------------------------------------------------------------------------------
 def forms(root) -> list[tuple[list, list]]:
-    """(value controls, buttons) of each form: the panel, and each tab page inside it."""
+    """(value controls, buttons) of each form: the panel, and each tab page inside it. A
+    number box is a value control (given numbers), and so is its text entry (given text)."""
     found = [([], [])]
 
     def walk(widget, form):
         if isinstance(widget, widgets.Button):
             form[1].append(widget)
-        elif isinstance(widget, widgets.ValueWidget) and not isinstance(widget, DISPLAYS):
+        elif (isinstance(widget, (widgets.ValueWidget, NumberBox))
+              and not isinstance(widget, DISPLAYS)):
             form[0].append(widget)
         for child in getattr(widget, "children", ()):
             if isinstance(widget, widgets.Tab):
@@ -150,16 +154,20 @@ def clues(control) -> tuple:
 
 
 def inputs(panel, skip=None) -> dict:
-    """Values of the enabled value controls (disabled ones show results, e.g. a tuned α)."""
+    """Values of the enabled value controls (disabled ones show results, e.g. a tuned α);
+    ``skip`` is the control changed, with its typed entry (or the entry's number box or
+    slider): the two show one value."""
+    owners = entry_owners(panel)
+    skipped = {id(skip), id(getattr(skip, "entry", None)), id(owners.get(id(skip)))}
     return {id(c): key(c.value) for controls, _ in forms(panel) for c in controls
-            if c is not skip and not c.disabled}
+            if id(c) not in skipped and not c.disabled}
 
 
 def displays(panel, shown: dict) -> tuple:
     """What the panel shows: HTML/image values, and the objects each Output was last given
     (compared by identity with :func:`same_display`)."""
-    static = [part for area in panel.status_areas.values() for part in area.parts()]  # the stale
-    # note follows the inputs
+    static = [part for area in panel.status_areas.values() for part in area.parts()]
+    static += [owner.note for owner in entry_owners(panel).values()]  # these follow the inputs
     values = []
 
     def walk(widget):
@@ -199,6 +207,14 @@ def same_display(before: tuple, after: tuple) -> bool:
 
 
 # -- fixtures ------------------------------------------------------------------------------------
+@pytest.fixture(autouse=True)
+def _in_a_scratch_folder(tmp_path, monkeypatch):
+    """Run in a scratch folder: a panel's save control, given text such as "abc", writes
+    into the working directory (it filled the repository with folders named after the
+    sweep's bad values)."""
+    monkeypatch.chdir(tmp_path)
+
+
 @pytest.fixture
 def recorded(monkeypatch):
     """Record what each Output shows ({id(output): the objects}); render PNGs cheaply."""
@@ -263,6 +279,7 @@ class Sweep:
         self.panel, self.shown, self.caplog = panel, shown, caplog
         self.failures: list[str] = []
         self.steps: list[str] = []
+        self.entry_owners = entry_owners(panel)
 
     def step(self, what: str, action, changed=None, culprit=None) -> bool:
         """Run ``action`` (set a value or click); check the promises (a failure's message
@@ -325,6 +342,18 @@ class Sweep:
                 self.failures.append(f"{control.description} = {value!r} (allowed {low}-{high}): "
                                      f"no error naming the control and its range: {shown[:200]}")
 
+    def check_refusal_said(self, control, text) -> None:
+        """Text typed into a number box or a slider's entry and not used as typed is
+        refused beside the control, naming the text (or the emptied box)."""
+        owner = self.entry_owners.get(id(control))
+        if owner is None or used_as_typed(owner, text):
+            return
+        note = owner.note.value
+        named = html.escape(str(text).strip()) if str(text).strip() else "emptied"
+        if not note or (named not in note and "refused" not in note):
+            self.failures.append(f"{owner.description} typed {text!r}, used "
+                                 f"{owner.value!r}: nothing said beside it ({note!r})")
+
     def sweep(self, control, buttons, recover: bool = True) -> None:
         """Try each bad value of ``control`` and click ``buttons`` after each; restore the
         good value, after which the buttons must succeed if ``recover``."""
@@ -342,6 +371,7 @@ class Sweep:
             self.step(f"{name} = {value!r}", put, control, culprit=control)
             if not rejected:
                 self.check_not_clamped(control, value)
+                self.check_refusal_said(control, value)
             if rejected or key(control.value) in tried:
                 continue
             tried.add(key(control.value))
@@ -351,6 +381,29 @@ class Sweep:
             self.step(f"restoring {name}", lambda: setattr(control, "value", good), control)
             if recover:
                 self.must_succeed(buttons, f"{name} restored")
+
+
+def entry_owners(panel) -> dict:
+    """{id(text entry): its number box or slider} of every typed entry in ``panel``."""
+    owners = {}
+
+    def walk(widget):
+        if hasattr(widget, "entry") and hasattr(widget, "note"):
+            owners[id(widget.entry)] = widget
+        for child in getattr(widget, "children", ()):
+            walk(child)
+
+    walk(panel)
+    return owners
+
+
+def used_as_typed(owner, text) -> bool:
+    """Whether ``owner`` (a number box or a slider) now holds the number ``text`` says."""
+    try:
+        number = float(str(text).strip())
+    except ValueError:
+        return False
+    return math.isfinite(number) and math.isclose(owner.value, number, rel_tol=1e-9)
 
 
 def set_value(sweep: Sweep, control, value) -> None:
