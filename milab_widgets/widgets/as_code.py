@@ -81,12 +81,28 @@ class AsCode:
         self.controls.children = (*self.controls.children, self.code_bar)
 
     def code(self) -> str:
-        """The Python source reproducing what this panel shows (see :func:`panel_code`)."""
+        """The Python source reproducing what this panel shows (see :func:`panel_code`).
+
+        Returns
+        -------
+        str
+            Source code that runs outside the panel.
+        """
         return panel_code(self)
 
     def save(self, folder: str | Path) -> list[Path]:
-        """Write the charts shown (PNG, SVG) and tables shown (CSV) to ``folder``; the
-        paths written (see :func:`save_panel`)."""
+        """Write the charts shown (PNG, SVG) and tables shown (CSV) to ``folder``.
+
+        Parameters
+        ----------
+        folder : str or Path
+            Where to write (created if needed).
+
+        Returns
+        -------
+        list of Path
+            The paths written (see :func:`save_panel`).
+        """
         return save_panel(self, folder)
 
 
