@@ -331,6 +331,13 @@ class Panel(widgets.VBox):
         bundle["text/plain"] = widget_note(self.title)
         return bundle
 
+    def _ipython_display_(self) -> None:
+        """Displayed alone, as the lab is: a note on bringing it back with a snapshot of the
+        panel, shown only while it is not live (:mod:`milab_widgets.widgets.snapshot`)."""
+        from milab_widgets.widgets.snapshot import display_with_snapshot
+
+        self.snapshot = display_with_snapshot(self, "this panel", lambda: (self.title, self))
+
     # -- the main view (see StatusArea) ---------------------------------------------------------
     def checked(self, control) -> int:
         """The value of a number box, or an InputError naming it and its allowed range.

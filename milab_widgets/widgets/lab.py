@@ -93,11 +93,17 @@ class Lab(widgets.Tab):
         return bundle
 
     def _ipython_display_(self) -> None:
-        """A note on how to bring the lab back, shown only while the lab is not live (a
-        saved notebook reopened: :mod:`milab_widgets.widgets.revive`), then the lab."""
-        from milab_widgets.widgets.revive import display_with_note
+        """A note on how to bring the lab back with a snapshot of its shown tab, shown only
+        while the lab is not live (a saved notebook reopened:
+        :mod:`milab_widgets.widgets.snapshot`), then the lab."""
+        from milab_widgets.widgets.snapshot import display_with_snapshot
 
-        display_with_note(self, "the lab")
+        self.snapshot = display_with_snapshot(self, "the lab", self._shown_for_snapshot)
+
+    def _shown_for_snapshot(self) -> tuple:
+        """The selected tab's title and its panel (None while not built)."""
+        title = self.titles[self.selected_index or 0]
+        return title, self.panels.get(title)
 
     def _on_view(self, change) -> None:
         if change["new"]:
