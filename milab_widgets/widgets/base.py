@@ -115,6 +115,19 @@ class StatusArea:
             self.error.value, self.last_error = "", None
             self.status.value = "ready"
 
+    def clear_error_about(self, subject: str) -> None:
+        """The input an error was about is fixed: clear the error shown if its message
+        mentions ``subject`` (case-insensitive); a number box still out of range then shows
+        its message instead (clearing it too let the panel read "ready" with a box out of
+        range, found by an input storm)."""
+        if self.last_error is None or subject.lower() not in str(self.last_error).lower():
+            return
+        self.error.value, self.last_error = "", None
+        self.status.value = "ready"
+        box, error = self._out_of_range()
+        if error is not None:
+            self.check_range(box)
+
     def _out_of_range(self, first=None) -> tuple:
         """(box, InputError) of the first number box out of range (``first``, then the
         enabled ones), or (None, None)."""

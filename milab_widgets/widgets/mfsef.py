@@ -243,9 +243,7 @@ class MFSEFPanel(AsCode, Panel):
             self.show_error(error)
             self.status.value = "failed: subspace ratios"
             return
-        if self.last_error is not None and "ratio" in str(self.last_error).lower():
-            self.error.value, self.last_error = "", None
-            self.status.value = "ready"
+        self.status_area.clear_error_about("ratio")
 
     def _ratios(self) -> tuple[float, ...]:
         try:

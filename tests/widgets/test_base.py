@@ -2,6 +2,7 @@ import ipywidgets as widgets
 import pandas as pd
 import pytest
 
+from milab_widgets.exceptions import InputError
 from milab_widgets.widgets import Panel
 from milab_widgets.widgets import base
 from milab_widgets.widgets.base import dataset_choices
@@ -179,3 +180,22 @@ def test_each_result_area_keeps_its_own_stale_note():
     panel.mark_kept("The plots")
     panel.mark_fresh()
     assert panel.stale.value == ""
+
+
+def test_clearing_an_error_about_a_fixed_input_shows_a_box_still_out_of_range():
+    folds = base.ranged_int("CV folds", 10, 2, 20)
+    panel = base.Panel("Demo", controls=[folds])
+    folds.value = 50
+    with panel.working("reading ratios"):
+        raise InputError("subspace ratios 'abc' must be numbers")
+    assert "ratios" in panel.error.value
+    panel.status_area.clear_error_about("ratios")
+    assert "CV folds = 50 is out of range" in panel.error.value
+    assert panel.status.value == "failed: CV folds is out of range"
+    panel.status_area.clear_error_about("ratios")  # not about ratios: stays
+    assert "CV folds = 50" in panel.error.value
+    folds.value = 5
+    with panel.working("reading ratios"):
+        raise InputError("subspace ratios 'abc' must be numbers")
+    panel.status_area.clear_error_about("RATIOS")
+    assert panel.error.value == "" and panel.status.value == "ready"
