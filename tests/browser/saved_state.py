@@ -18,15 +18,17 @@ saved with Ctrl+S. Then:
 * the same notebook without its widget state (as JupyterLab saves it with the setting off,
   its default), reopened with a new kernel: "Error displaying widget: model not found",
   and above it the lab's note on how to bring it back (``saved-lab-no-state.png``);
-* the saved notebook opened with every kernel request blocked: the note shows
-  (``saved-lab-no-kernel.png``).
+* the saved notebook opened with every kernel request blocked: the note shows, with the
+  snapshot of the intH panel as it was saved -- after a refit (distance = minimal, Run) and
+  a click on a heatmap cell made before the save -- its two charts as images and every
+  headline text of the live panel (``saved-lab-no-kernel.png``).
 
 Before the save, while the lab is live, the note must be hidden. And an executed report
 notebook (``reports/intH/intH.ipynb``, written by ``milab reproduce``), trusted and opened
 with a kernel, draws its intH panel from the widget state stored in it (its two live
 charts; ``report-intH-trusted.png``).
 
-What no test can show here: the panels drawn with no kernel at all. JupyterLab's widget
+The live widgets cannot draw with no kernel at all (hence the snapshot): JupyterLab's widget
 manager (@jupyter-widgets/jupyterlab-manager 5.0) reads a notebook's saved state only after
 a kernel has connected (its ``restoreWidgets`` awaits the session, asks the kernel for its
 widgets, and skips the notebook's state when that fails), so with no kernel every widget
@@ -47,6 +49,7 @@ from urllib.parse import quote
 import nbformat
 
 from milab_widgets.widgets.revive import revive_note
+from tests.browser.lab_tour import choose_option, click_button, click_mark, in_turn
 from tests.browser.check_jupyterlab import (
     BAD_OUTPUT_TEXT,
     CHROMIUM,
@@ -88,7 +91,13 @@ REOPENED_JS = """() => {
     charts: [...nb.querySelectorAll('.jupyter-widgets .vega-embed svg.marks')].filter(drawn).length,
     bad: BAD.filter(b => nb.innerText.includes(b)),
     text: lab ? lab.innerText : '',
-    notes: [...nb.querySelectorAll('.milab-revive')].filter(drawn).map(n => n.innerText.trim()),
+    notes: [...nb.querySelectorAll('.milab-revive-text')].filter(drawn).map(n => n.innerText.trim()),
+    snapshots: [...nb.querySelectorAll('.milab-snapshot')].filter(drawn).map(n => ({
+      text: n.innerText.replace(/\s+/g, ' '),
+      images: [...n.querySelectorAll('img')].filter(i => i.naturalWidth > 0 && drawn(i)).length})),
+    saved: [...nb.querySelectorAll('.milab-snapshot')].map(n => n.textContent).join(' '),
+    headlines: lab ? [...lab.querySelectorAll('.widget-html-content')].filter(drawn)
+      .map(n => n.innerText.replace(/\s+/g, ' ').trim()).filter(t => /[0-9]/.test(t)) : [],
     modelNotFound: nb.innerText.includes('Error displaying widget: model not found'),
   };
 }""".replace("BAD", json.dumps(BAD_OUTPUT_TEXT))
@@ -204,13 +213,45 @@ def run_and_save(page, url: str, notebook: Path, timeout_ms: float) -> list[str]
     """Run the lab notebook, check its note is hidden while it is live, save it."""
     run_all_cells(page, url, timeout_ms)
     wait_until_done(page, AFTER_RUN, timeout_ms)
-    state = wait_reopened(page, "s.charts >= 2", timeout_ms)
+    wait_reopened(page, "s.charts >= 2", timeout_ms)
+    state = refit_and_click(page, timeout_ms)
     problems = note_problems(state, shown=False)
+    if state["snapshots"]:
+        problems.append("the live lab shows its snapshot")
     save_notebook(page, 30_000)
     saved, size = saved_state_problems(notebook)
     print(f"saved_state: saved widget state {size / 1e6:.2f} MB "
           f"({notebook.stat().st_size / 1e6:.2f} MB file)")
-    return problems + saved
+    return problems + saved, state["headlines"]
+
+
+def refit_and_click(page, timeout_ms: float) -> dict:
+    """In the live intH panel, as a user: distance = minimal and Run (a refit), then a click
+    on a heatmap cell (classifies its bag); wait until the snapshot beside the lab (hidden
+    while live) has caught up with the click. The lab's state then."""
+    panel = page.locator(".jp-NotebookPanel:not(.lm-mod-hidden) .widget-tab").first
+    in_turn(choose_option("distance", 0), click_button("Run"))(panel)
+    wait_reopened(page, "s.text.includes('done: running')", timeout_ms)
+    click_mark(1, "g.mark-rect path", 2000)(panel)
+    return wait_reopened(page, "s.text.includes('done: classifying bag') && "
+                         "s.saved.includes('done: classifying bag')", timeout_ms)
+
+
+def snapshot_problems(state: dict, headlines: list[str]) -> list[str]:
+    """The saved lab opened with no kernel must show its snapshot: the charts drawn as
+    images and every headline (a text of the live panel with a number) as the live panel
+    showed it before the save."""
+    if len(state["snapshots"]) != 1:
+        return [f"the lab opened with no kernel shows {len(state['snapshots'])} snapshots"]
+    shown = state["snapshots"][0]
+    problems = [f"the snapshot lacks the live panel's {line!r}" for line in headlines
+                if line not in shown["text"]]
+    if shown["images"] < AFTER_RUN.widget_charts:
+        problems.append(f"the snapshot draws {shown['images']} chart image(s), expected "
+                        f"{AFTER_RUN.widget_charts}")
+    if "snapshot of intH as saved" not in shown["text"]:
+        problems.append("the snapshot does not say what it is")
+    return problems
 
 
 def wait_reopened(page, condition_js: str, timeout_ms: float) -> dict | None:
@@ -275,8 +316,10 @@ def run(out: Path, timeout: float) -> list[str]:
                 browser = pw.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
                 page = browser.new_page(viewport=VIEWPORT)
                 block_outside_requests(page, problems)
-                problems += run_and_save(page, url.format(quote(notebook.name)), notebook,
-                                         timeout_ms)
+                saved, headlines = run_and_save(page, url.format(quote(notebook.name)),
+                                                notebook, timeout_ms)
+                print(f"saved_state: live headlines: {headlines}")
+                problems += saved
                 page.close()
                 first = set(shut_down_sessions(base, token))
                 state = reopen(browser, url.format(quote(notebook.name)),
@@ -303,8 +346,8 @@ def run(out: Path, timeout: float) -> list[str]:
                                               out / "saved-lab-no-kernel.png", timeout_ms,
                                               problems)
                 print(f"saved_state: reopened with no kernel: {dict(state or {}, text='...')}")
-                problems += note_problems(state, shown=True) if state else [
-                    "the notebook opened with no kernel never appeared"]
+                problems += (note_problems(state, shown=True) + snapshot_problems(state, headlines)
+                             if state else ["the notebook opened with no kernel never appeared"])
                 browser.close()
     return [p for p in problems if "net::ERR_FAILED" not in p]  # the blocked kernel requests
 
