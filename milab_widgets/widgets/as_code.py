@@ -108,8 +108,11 @@ class AsCode:
 
 def python_literal(value) -> str:
     """``value`` as Python source that reads back equal (numpy scalars and arrays become
-    plain numbers and lists). TypeError for a value with no literal form."""
+    plain numbers and lists; NaN and infinities ``float("nan")``, ``float("inf")``).
+    TypeError for a value with no literal form."""
     plain = _plain(value)
+    if isinstance(plain, float) and not np.isfinite(plain):
+        return f'float("{plain}")'
     text = repr(plain)
     try:
         same = ast.literal_eval(text) == plain
@@ -144,7 +147,7 @@ def panel_code(panel) -> str:
                   for name, value in panel.recipe.values(panel).items()}
         body = "\n\n".join(Template(section).substitute(fields)
                            for section in panel.recipe.sections(panel))
-    except InputError as error:
+    except (InputError, TypeError) as error:
         notes.append(f"The panel's current settings cannot be written as code: {error}")
         body = "# Fix the setting named above in the panel, then copy the code again."
     return _header(panel, notes) + "\n\n" + body + "\n"
@@ -180,8 +183,9 @@ def _state_notes(panel) -> list[str]:
 
 
 def _status_areas(panel) -> list:
-    """The panel's status areas (``panel.views``), or the panel itself when it has one."""
-    areas = getattr(panel, "views", None)
+    """The panel's status areas (``panel.status_areas``: one per view), or the panel itself
+    when it has none."""
+    areas = getattr(panel, "status_areas", None)
     return list(areas.values()) if isinstance(areas, dict) and areas else [panel]
 
 
