@@ -166,6 +166,9 @@ def test_fig4_cases_come_from_the_per_instance_values_of_each_curve_size():
     curve = pd.concat([curve.assign(n_features=size) for size in (23, 46, 92)])
     cases = claims_mfsef.claim_cases(pd.concat([instances, curve]))
     fig4 = cases[cases.n_features.notna()]
+    # the tables' cases (no feature count) survive beside the curve's, as from the tables alone
+    pd.testing.assert_frame_equal(cases[cases.n_features.isna()].reset_index(drop=True),
+                                  claims_mfsef.claim_cases(instances), check_dtype=False)
     assert set(fig4.n_features) == {23, 46, 92} and set(fig4.rival) == {
         "MDDMspc", "MDDMproj", "PMU", "MFSLS"}
     rows = claims_mfsef.claims(scores, timings, cases).set_index("id")
