@@ -225,3 +225,29 @@ def test_table2_similarity_uses_the_corrected_t_over_its_re_splits():
     assert row.ci_high - row.ci_low == pytest.approx(np.sqrt(1 + 6 * 0.5)
                                                      * (plain.high - plain.low))
     assert row.test.endswith("corrected resampled t") and row.verdict == "supported"
+
+
+def test_slower_growth_is_tested_on_one_exponent_gap_per_data_set_never_pooled_repeats():
+    rng = np.random.default_rng(5)
+    exponents = {"kMDDM (eig)": 3.0, "LSkMDDM (block LSQR)": 2.0, "LSkMDDM (block CG)": 2.0}
+    timing = pd.DataFrame([
+        {"dataset": dataset, "n": n, "repeat": repeat, "solver": solver,
+         "seconds": 1e-9 * n ** (exponent + 0.1 * k) * np.exp(rng.normal(0, 0.05))}
+        for k, dataset in enumerate(("arts", "business", "computers", "education"))
+        for n in (250, 500, 1000) for repeat in range(5)
+        for solver, exponent in exponents.items()])
+    row = claims_of(lifted_runs({"arts": 0.0}), timing=timing)[0].loc[
+        "slower-growth-LSkMDDM (block LSQR)"]
+
+    def slope(rows):  # least squares of log time on log n (the oracle: numpy's polyfit)
+        return np.polyfit(np.log(rows.n), np.log(rows.seconds), 1)[0]
+
+    gaps = [slope(rows[rows.solver == "kMDDM (eig)"])
+            - slope(rows[rows.solver == "LSkMDDM (block LSQR)"])
+            for _, rows in timing.groupby("dataset", sort=False)]
+    expected = stats.ttest_1samp(gaps, 0.0)
+    assert row.n == 4  # the data sets, not the 120 timings
+    assert row.effect == pytest.approx(np.mean(gaps))
+    assert row.p_value == pytest.approx(expected.pvalue)
+    assert row.ci_low == pytest.approx(expected.confidence_interval(0.95).low)
+    assert row.reproduced == "yes" and row.verdict == "supported"
