@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import hashlib
 import os
-from importlib import resources
+from importlib import metadata
 from pathlib import Path
 
 import platformdirs
@@ -158,13 +158,19 @@ def _checksum_fix(spec: DatasetSpec, path: Path, origin: str) -> str:
 
 
 def _package_path(spec: DatasetSpec, data_file: DataFile) -> Path | None:
-    """The on-disk copy of ``data_file`` in ``spec.package_source``, if installed."""
+    """The on-disk copy of ``data_file`` in ``spec.package_source``, if installed.
+
+    Found through the installed distribution's files (``importlib.metadata``), never by
+    importing the package: a folder named like it on the import path would shadow it (a
+    kernel whose working directory is this package's folder, as Voilà and Binder start
+    one for ``milab_widgets/lab.ipynb``, imports ``mil`` as ``milab_widgets/mil``)."""
     source = spec.package_source
     if source is None:
         return None
     try:
-        resource = resources.files(source.package).joinpath(source.folder, data_file.file_name)
-    except ModuleNotFoundError:
+        distribution = metadata.distribution(source.package.split(".")[0])
+    except metadata.PackageNotFoundError:
         return None
-    path = Path(str(resource))
+    relative = Path(*source.package.split("."), source.folder, data_file.file_name)
+    path = Path(str(distribution.locate_file(relative)))
     return path if path.is_file() else None

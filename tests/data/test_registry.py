@@ -2,6 +2,7 @@
 
 import hashlib
 import os
+import sys
 from dataclasses import replace
 from importlib import resources
 from pathlib import Path
@@ -203,3 +204,18 @@ def test_list_datasets_with_everything_in_the_data_home(empty_data_home):
     assert table[table.kind == "mil"]["where"].tolist() == ["data home"] * 6
     with pytest.raises(ChecksumError):
         load_dataset("fox")
+
+
+def test_a_folder_named_like_the_package_does_not_hide_its_data(empty_data_home, tmp_path,
+                                                                 monkeypatch):
+    # A kernel started in milab_widgets/ (Voilà, Binder) has that folder first on its import
+    # path, where `mil` is milab_widgets/mil: the packaged musk1 must still be found.
+    shadow = tmp_path / "mil"
+    shadow.mkdir()
+    (shadow / "__init__.py").write_text("")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    for name in [module for module in sys.modules if module == "mil" or
+                 module.startswith("mil.")]:
+        monkeypatch.delitem(sys.modules, name)
+    assert where(get_spec("musk1")) == "package"
+    assert len(load_dataset("musk1")) == 92
