@@ -95,6 +95,8 @@ def _control_value(widget) -> list[str]:
         return []
     shown = getattr(widget, "label", None) if widget.has_trait("label") else None
     value = shown if shown is not None else widget.value
+    if isinstance(value, float):
+        value = f"{value:.4g}"  # as a slider's readout shows it, not 0.639896038619753
     return [f"<span><b>{html.escape(description)}</b>: {html.escape(str(value))}</span>"]
 
 

@@ -120,3 +120,10 @@ def test_widgets_added_later_are_watched(monkeypatch):
 @pytest.mark.parametrize("what", ["the lab", "this panel"])
 def test_the_note_names_what_to_bring_back(what):
     assert revive_note(what).lower().startswith(what)
+
+
+def test_a_float_control_reads_as_its_readout_not_every_digit():
+    from milab_widgets.widgets.snapshot import _control_value
+
+    slider = widgets.FloatSlider(value=0.639896038619753, min=0, max=1, description="α value")
+    assert _control_value(slider) == ["<span><b>α value</b>: 0.6399</span>"]
