@@ -25,6 +25,7 @@ from milab_widgets.report import (
     verdicts_text,
 )
 from milab_widgets.papers import KERNEL_LOG, PAPERS
+from tests.runner.notebooks import cell_stdout
 
 
 # -- hand-made output folders ----------------------------------------------------------------
@@ -364,7 +365,7 @@ def test_kernel_log_lines_go_to_the_papers_folder_not_the_terminal(tmp_path, mon
     log = (tmp_path / "out" / "intH" / KERNEL_LOG).read_text()
     assert "Kernel is running over TCP without encryption" in log  # what used to reach the terminal
     executed = json.loads((tmp_path / "out" / "intH" / PAPERS["intH"]).read_text())
-    assert "".join(executed["cells"][-1]["outputs"][0]["text"]) == "cell output\n"
+    assert cell_stdout(executed["cells"][-1]) == "cell output\n"
 
 
 # -- one real run ----------------------------------------------------------------------------

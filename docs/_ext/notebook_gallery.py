@@ -7,9 +7,10 @@ to ``docs/gallery/notebooks/`` (ignored by git), with
 * every Vega-Lite output replaced by an SVG drawn by vl-convert (a static page cannot draw
   Vega-Lite without loading Vega's JavaScript);
 * the machine's paths removed: papermill records the absolute input and output paths of the
-  run (``/home/.../reports/intH``); they are shown relative to the repository
-  (``reports/intH``), and the notebooks' pointers to the English restatement of the paper
-  become links to the paper's page of this site.
+  run (``/home/.../notebooks/intH.ipynb``, ``/home/.../<output>/intH``); they are shown as
+  the repository's folders (``notebooks/intH.ipynb``, and ``reports/intH``, where the
+  executed notebook is kept whatever ``--output`` the run had), and the notebooks' pointers
+  to the English restatement of the paper become links to the paper's page of this site.
 
 Nothing is re-executed: code cells, their order and their other outputs are kept.
 
@@ -39,8 +40,10 @@ MAIN_CHARTS = {
     "TwoViewMIC": ("fig1_ker1_grid", "Fig. 1: clustering accuracy over the (alpha, beta) grid"),
     "LSkMDDM": ("fig1_macroAUC", "Fig. 1: macro AUC against the projected dimension"),
 }
-#: An absolute path of the machine that ran a notebook, up to the repository's own folders.
-MACHINE_PATH = re.compile(r"(?:/[^\s\"'/]+)+?/(?=(?:reports|notebooks)/)")
+#: An absolute path of the machine that ran a notebook, up to the notebooks' folder or a
+#: paper's output folder.
+MACHINE_PATH = re.compile(r"(?<![\w.:/-])(?:/[^\s\"'/\\]+)+?/(?=notebooks/|(?:%s)\b)"
+                          % "|".join(PAPERS))
 #: The notebooks point to the papers' English restatements, which are not in the repository.
 PAPER_NOTE = re.compile(r"`shared/papers/(\w+)\.md`")
 VEGALITE = re.compile(r"application/vnd\.vegalite\.v\d+\+json")
@@ -72,7 +75,8 @@ def static_charts(notebook: dict) -> dict:
 def without_machine_paths(text: str) -> str:
     """``text`` (a notebook's JSON) with absolute paths shown from the repository's folders
     and the papers' restatements linked to their pages of this site."""
-    text = MACHINE_PATH.sub("", text)
+    text = MACHINE_PATH.sub(lambda path: "" if text.startswith("notebooks/", path.end())
+                            else "reports/", text)
     return PAPER_NOTE.sub(r"[the paper's page](../../papers/\1.md)", text)
 
 

@@ -121,7 +121,7 @@ CATALOGUE = (
           "the paper's H rule (eq. 17), the figures' beta = 0.01, 2 kernels x 3 generators"),
     Claim("monotone-rule-never-rises",
           "Our monotone H rule never raises the objective", "the project's re-derivation "
-          "(shared/papers/TwoViewMIC.md)", "exact",
+          "(milab_widgets.mil.twoview, 'The update rule' of the paper's page)", "exact",
           "2 kernels x 3 generators x beta in {0.01, 100}", origin="project"),
     Claim("paper-rule-at-large-beta",
           "The paper's H rule (eq. 17) never raises the objective at beta = 100 either",

@@ -9,6 +9,7 @@ import pytest
 DOCS = Path(__file__).resolve().parents[2] / "docs"
 sys.path.insert(0, str(DOCS / "_ext"))
 
+import notebook_gallery  # noqa: E402
 import optional_pages  # noqa: E402
 import plain_docstrings  # noqa: E402
 import report_tables  # noqa: E402
@@ -115,3 +116,19 @@ def test_report_table_cells():
     assert report_tables.format_cell("0.6235 ± 0.0000 (n=1)") == "0.6235 ± 0.0000 (n=1)"
     lines = report_tables.markdown_table(pd.DataFrame({"x": [1.23456], "y": ["s"]}), digits=3)
     assert lines == ["| x | y |", "|---|---|", "| 1.23 | s |"]
+
+
+@pytest.mark.parametrize("recorded, shown", [
+    ('"output_dir = \\"/work/run-7/intH\\"\\n"', '"output_dir = \\"reports/intH\\"\\n"'),
+    ('"output_path": "/home/me/out/CDVSE/CDVSE.ipynb"', '"output_path": "reports/CDVSE/CDVSE.ipynb"'),
+    ('"input_path": "/tmp/wt/notebooks/MFSEF.ipynb"', '"input_path": "notebooks/MFSEF.ipynb"'),
+    ('"/work/main/reports/LSkMDDM/x.png"', '"reports/LSkMDDM/x.png"'),
+    ("see reports/intH/table3.png and notebooks/intH.ipynb",
+     "see reports/intH/table3.png and notebooks/intH.ipynb"),
+    ("https://mybinder.org/v2/gh/o/r/main?urlpath=lab/tree/notebooks/intH.ipynb",
+     "https://mybinder.org/v2/gh/o/r/main?urlpath=lab/tree/notebooks/intH.ipynb"),
+])
+def test_gallery_notebooks_show_the_repositorys_folders_not_the_machines(recorded, shown):
+    """Wherever a run wrote (any --output) and whatever checkout ran it, the gallery shows
+    ``reports/<paper>`` and ``notebooks/``; relative paths and URLs are left alone."""
+    assert notebook_gallery.without_machine_paths(recorded) == shown

@@ -72,3 +72,10 @@ def outputs_text(path: Path) -> str:
     book = nbformat.read(path, as_version=4)
     return "".join("".join(output.get("text", "")) + output.get("data", {}).get("text/plain", "")
                    for cell in book.cells if cell.cell_type == "code" for output in cell.outputs)
+
+
+def cell_stdout(cell: dict) -> str:
+    """A code cell's standard output, joined: on a loaded machine the kernel may send one
+    print as several stream messages, each its own output."""
+    return "".join("".join(output["text"]) for output in cell["outputs"]
+                   if output["output_type"] == "stream" and output["name"] == "stdout")

@@ -11,7 +11,7 @@ import pytest
 from benchmarks.soak_reproduce import OUTPUT_WIDGET_CELL  # the cell the soak stalled on
 from milab_widgets.notebook_run import run_notebook
 from milab_widgets.papers import PAPERS
-from tests.runner.notebooks import write_notebooks
+from tests.runner.notebooks import cell_stdout, write_notebooks
 
 
 
@@ -31,5 +31,4 @@ def test_output_widget_outputs_are_saved_in_the_notebook_and_not_echoed_to_the_k
     assert len(outputs) == 10
     assert all("".join(out["text"] for out in widget) == "".join(f"{i}\n" for i in range(40))
                for widget in outputs)
-    last = executed["cells"][-1]["outputs"][0]["text"]
-    assert "".join(last) == "echoed to the kernel: 0\n"
+    assert cell_stdout(executed["cells"][-1]) == "echoed to the kernel: 0\n"
