@@ -10,11 +10,12 @@ from __future__ import annotations
 from numbers import Integral
 
 import numpy as np
-from sklearn.base import BaseEstimator, OutlierMixin, _fit_context
+from sklearn.base import BaseEstimator, _fit_context
 from sklearn.utils._param_validation import Interval
 
 from milab_widgets.data.arrays import as_oneclass_labels, check_features
 from milab_widgets.exceptions import InputError
+from milab_widgets.oneclass.outlier_rule import ScoreOffsetOutlierMixin
 from milab_widgets.oneclass.spheres import Spheres, bootstrap_counts, fit_sphere
 from milab_widgets.oneclass.validation import SPHERE_CONSTRAINTS, resolve_C
 
@@ -25,8 +26,9 @@ __all__ = ["AdaBoostSVDD", "BaggingSVDD"]
 MIN_ERROR = 1e-10
 
 
-class _SphereEnsemble(OutlierMixin, BaseEstimator):
-    """Parameter checks, fitted-state access and the +1/-1 rule shared by the ensembles.
+class _SphereEnsemble(ScoreOffsetOutlierMixin, BaseEstimator):
+    """Parameter checks and fitted-state access shared by the ensembles (the +1/-1 rule is
+    :class:`~milab_widgets.oneclass.outlier_rule.ScoreOffsetOutlierMixin`'s).
 
     ``score_samples(X)`` is the ensemble's score, higher meaning more normal, and
     ``decision_function(X) = score_samples(X) - offset_`` (scikit-learn's outlier API);
@@ -52,36 +54,6 @@ class _SphereEnsemble(OutlierMixin, BaseEstimator):
 
     def _query(self, X) -> np.ndarray:
         return check_features(self, X, reset=False)
-
-    def decision_function(self, X) -> np.ndarray:
-        """Signed score ``score_samples(X) - offset_``.
-
-        Parameters
-        ----------
-        X : array-like of shape (n_samples, n_features)
-            Samples (dense, finite).
-
-        Returns
-        -------
-        ndarray of shape (n_samples,)
-            Non-negative for normal samples, negative for outliers.
-        """
-        return self.score_samples(X) - self.offset_
-
-    def predict(self, X) -> np.ndarray:
-        """Label each sample normal (+1, decision function >= 0) or outlier (-1).
-
-        Parameters
-        ----------
-        X : array-like of shape (n_samples, n_features)
-            Samples (dense, finite).
-
-        Returns
-        -------
-        ndarray of shape (n_samples,)
-            +1 or -1 per sample.
-        """
-        return np.where(self.decision_function(X) >= 0, 1, -1)
 
 
 def fit_bootstrap_spheres(X, C, gamma, tol, n_estimators, random_state) -> Spheres:

@@ -56,13 +56,14 @@ from numbers import Integral, Real
 import warnings
 
 import numpy as np
-from sklearn.base import BaseEstimator, OutlierMixin, _fit_context
+from sklearn.base import BaseEstimator, _fit_context
 from sklearn.exceptions import ConvergenceWarning
 from sklearn.metrics.pairwise import rbf_kernel
 from sklearn.utils._param_validation import Interval
 
 from milab_widgets.core.svdd import smo_svdd
 from milab_widgets.data.arrays import check_features
+from milab_widgets.oneclass.outlier_rule import ScoreOffsetOutlierMixin
 from milab_widgets.oneclass.validation import (
     POSITIVE,
     SPHERE_CONSTRAINTS,
@@ -125,7 +126,7 @@ def _threshold(beta, grad, upper) -> float:
     return float((low + high) / 2.0)
 
 
-class SVDD(OutlierMixin, BaseEstimator):
+class SVDD(ScoreOffsetOutlierMixin, BaseEstimator):
     """Support vector data description with the RBF kernel.
 
     Parameters
@@ -283,35 +284,3 @@ class SVDD(OutlierMixin, BaseEstimator):
             Minus the squared distance to the centre.
         """
         return -self.squared_distance(X)
-
-    def decision_function(self, X) -> np.ndarray:
-        """Signed margin R^2 - ||phi(x) - a||^2 = ``score_samples(X) - offset_``.
-
-        R^2 includes the solver's accuracy 2 C tol.
-
-        Parameters
-        ----------
-        X : array-like of shape (n_samples, n_features)
-            Samples (dense, finite).
-
-        Returns
-        -------
-        ndarray of shape (n_samples,)
-            Non-negative inside the sphere (normal), negative outside (outlier).
-        """
-        return self.score_samples(X) - self.offset_
-
-    def predict(self, X) -> np.ndarray:
-        """Label each sample normal (+1, inside or on the sphere) or outlier (-1).
-
-        Parameters
-        ----------
-        X : array-like of shape (n_samples, n_features)
-            Samples (dense, finite).
-
-        Returns
-        -------
-        ndarray of shape (n_samples,)
-            +1 or -1 per sample.
-        """
-        return np.where(self.decision_function(X) >= 0, 1, -1)
