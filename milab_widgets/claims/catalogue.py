@@ -31,11 +31,12 @@ import numpy as np
 import pandas as pd
 
 from milab_widgets.claims.scopes import ALPHA, holm
-from milab_widgets.evaluation.claim_summary import CLAIM_TABLE_COLUMNS, EXACT_TEST
+from milab_widgets.evaluation.claim_summary import CLAIM_TABLE_COLUMNS, exact_result, is_exact
+from milab_widgets.evaluation.claim_tests import CLAIM_COLUMNS, VERDICTS
 from milab_widgets.exceptions import InputError
 
 __all__ = ["CATALOGUE_COLUMNS", "Claim", "NOT_TESTED", "ORIGINS", "SCOPES", "claim_row",
-           "claims_table", "untested"]
+           "claims_table", "exact_claim_row", "untested"]
 
 #: What a claim's wording asserts, and so which test answers it (see claims.scopes).
 SCOPES = {
@@ -104,12 +105,9 @@ def claim_row(claim: Claim, result: dict, *, noise: str, cases: pd.DataFrame | N
                                                           "verdict": [result["verdict"]]})
     counts = cases.verdict.value_counts()
     on_side = _on_claims_side(claim, cases.effect.to_numpy(dtype=float), null)
-    return {"claim": claim.statement,
-            **{key: result[key] for key in ("effect", "ci_low", "ci_high", "p_value",
-                                            "verdict", "test", "n")},
+    return {"claim": claim.statement, **{key: result[key] for key in CLAIM_COLUMNS[1:]},
             "cases": len(cases),
-            **{f"cases_{word}": int(counts.get(word, 0))
-               for word in ("supported", "contradicted", "inconclusive")},
+            **{f"cases_{word}": int(counts.get(word, 0)) for word in VERDICTS},
             "id": claim.id, "origin": claim.origin, "source": claim.source,
             "scope": claim.scope, "reproduced": _reproduced(claim, result, on_side, null),
             "reproduced_cases": f"{int(on_side.sum())} of {len(on_side)}", "null": null,
@@ -117,17 +115,21 @@ def claim_row(claim: Claim, result: dict, *, noise: str, cases: pd.DataFrame | N
             "p_adjusted": np.nan, "verdict_unadjusted": result["verdict"], "noise": noise}
 
 
+def exact_claim_row(claim: Claim, margin: float, checked: str, n: int = 1, *, noise: str,
+                    cases: pd.DataFrame | None = None) -> dict:
+    """The row of an exact check: ``margin`` >= 0 holds, no interval; ``checked`` says what
+    was measured (:func:`~milab_widgets.evaluation.claim_summary.exact_result`)."""
+    return claim_row(claim, exact_result(margin, checked, n), noise=noise, cases=cases)
+
+
 def untested(claim: Claim, reason: str) -> dict:
     """The row of a claim our data cannot test (``reason``: which data is missing and how to
     get it); it counts apart from the verdicts."""
-    return {"claim": claim.statement, "effect": np.nan, "ci_low": np.nan, "ci_high": np.nan,
-            "p_value": np.nan, "verdict": "inconclusive", "test": f"{NOT_TESTED}: {reason}",
-            "n": 0, "cases": 0, "cases_supported": 0, "cases_contradicted": 0,
-            "cases_inconclusive": 0, "id": claim.id, "origin": claim.origin,
-            "source": claim.source, "scope": claim.scope, "reproduced": NOT_TESTED,
-            "reproduced_cases": "0 of 0", "null": 1.0 if claim.scope == "faster" else 0.0,
-            "margin": np.nan if claim.margin is None else float(claim.margin),
-            "p_adjusted": np.nan, "verdict_unadjusted": "inconclusive", "noise": reason}
+    nothing = {"effect": np.nan, "ci_low": np.nan, "ci_high": np.nan, "p_value": np.nan,
+               "verdict": "inconclusive", "test": f"{NOT_TESTED}: {reason}", "n": 0}
+    row = claim_row(claim, nothing, noise=reason,
+                    cases=pd.DataFrame({"effect": [], "verdict": []}))
+    return {**row, "reproduced": NOT_TESTED}
 
 
 def claims_table(rows: list[dict], catalogue: tuple[Claim, ...]) -> pd.DataFrame:
@@ -146,8 +148,7 @@ def claims_table(rows: list[dict], catalogue: tuple[Claim, ...]) -> pd.DataFrame
                          f"the catalogue {extra}.")
     table = pd.DataFrame([by_id[claim.id] for claim in catalogue], columns=CATALOGUE_COLUMNS)
     family = pd.Series([claim.holm_family for claim in catalogue], index=table.index)
-    statistical = ~table.test.astype(str).str.startswith(EXACT_TEST) & \
-        (table.reproduced != NOT_TESTED)
+    statistical = ~is_exact(table) & (table.reproduced != NOT_TESTED)
     for _, members in table[statistical].groupby(family[statistical]):
         table.loc[members.index, "p_adjusted"] = holm(members.p_value.to_numpy())
     weakened = statistical & (table.verdict != "inconclusive") & \

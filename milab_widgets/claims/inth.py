@@ -38,10 +38,15 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from milab_widgets.claims.catalogue import Claim, claim_row, claims_table, untested
+from milab_widgets.claims.catalogue import (
+    Claim,
+    claim_row,
+    claims_table,
+    exact_claim_row,
+    untested,
+)
 from milab_widgets.claims.scopes import every_case, on_average
 from milab_widgets.data.bags import BagDataset
-from milab_widgets.evaluation.claim_summary import exact_row
 from milab_widgets.evaluation.claim_tests import CLAIM_COLUMNS, paired_case
 from milab_widgets.mil.distances import bag_distances
 
@@ -271,10 +276,9 @@ def _worked_example_row() -> dict:
                                  np.array([[1.0], [2.0], [50.0]])])
     distances = bag_distances(bags)
     error = max(abs(distances["max"][0, 1] - 51.0), abs(distances["min"][0, 1] - 2.0))
-    check = exact_row(CLAIMS["worked-example"].statement, {}, 1e-9 - error,
-                      "1e-9 minus the largest error of d_maxH = 51, d_minH = 2")
-    return claim_row(CLAIMS["worked-example"], check, noise="none: a deterministic "
-                     "computation")
+    return exact_claim_row(CLAIMS["worked-example"], 1e-9 - error,
+                           "1e-9 minus the largest error of d_maxH = 51, d_minH = 2",
+                           noise="none: a deterministic computation")
 
 
 def _project_row(folds, rival) -> dict:

@@ -50,9 +50,14 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from milab_widgets.claims.catalogue import Claim, claim_row, claims_table, untested
+from milab_widgets.claims.catalogue import (
+    Claim,
+    claim_row,
+    claims_table,
+    exact_claim_row,
+    untested,
+)
 from milab_widgets.claims.scopes import equivalent, every_case, faster, on_average
-from milab_widgets.evaluation.claim_summary import exact_row
 from milab_widgets.evaluation.claim_tests import CLAIM_COLUMNS, paired_case
 
 __all__ = ["ALIKE_MARGIN", "CASE_COLUMNS", "CATALOGUE", "SIMILAR_MARGIN", "claim_cases",
@@ -274,10 +279,9 @@ def _best_on_eight_row(claim: Claim, summary: pd.DataFrame) -> dict:
     winners = best.loc[best.groupby(["dataset", "metric"]).oriented.idxmax()]
     everywhere = winners.groupby("dataset").method.apply(lambda m: (m == "rLSkMDDM").all())
     count = int(everywhere.sum())
-    return claim_row(claim, exact_row(claim.statement, {}, count - 8, "data sets where "
-                                      f"rLSkMDDM is best on all four, minus 8 ({count} of "
-                                      f"{len(everywhere)})", len(everywhere)),
-                     noise="none: a count of the mean results (no interval)")
+    return exact_claim_row(claim, count - 8, "data sets where rLSkMDDM is best on all four, "
+                           f"minus 8 ({count} of {len(everywhere)})", len(everywhere),
+                           noise="none: a count of the mean results (no interval)")
 
 
 def _rcv1_row(claim: Claim, summary: pd.DataFrame) -> dict:
@@ -287,11 +291,10 @@ def _rcv1_row(claim: Claim, summary: pd.DataFrame) -> dict:
     values = rcv1.pivot(index="metric", columns="method", values="mean")
     oriented = {m: _sign(m) * values.loc[m] for m in ("RL", "CV", "AP")}
     margins = [row["rLSkMDDM"] - row.drop("rLSkMDDM").max() for row in oriented.values()]
-    return claim_row(claim, exact_row(claim.statement, {}, min(margins), "rLSkMDDM's smallest "
-                                      "margin over the best other method on RL, coverage, AP",
-                                      3),
-                     noise="none: one partition's values (no per-instance test of RL, "
-                           "coverage and AP is stored)")
+    return exact_claim_row(claim, min(margins), "rLSkMDDM's smallest margin over the best "
+                           "other method on RL, coverage, AP", 3,
+                           noise="none: one partition's values (no per-instance test of RL, "
+                                 "coverage and AP is stored)")
 
 
 def _dimension_rows(by_id: dict, dimensions: pd.DataFrame) -> list[dict]:
@@ -396,8 +399,7 @@ def _subspace_row(claim: Claim, table2: pd.DataFrame) -> dict:
     if table2.empty:
         return untested(claim, "scene and yeast (Table 2's data sets) are missing")
     worst = float(table2[table2.method != EIG].angle_to_eig.max())
-    return claim_row(claim, exact_row(claim.statement, {}, SUBSPACE_TOLERANCE - worst,
-                                      f"{SUBSPACE_TOLERANCE} rad minus the largest principal "
-                                      f"angle ({worst:.1e} rad)",
-                                      int((table2.method != EIG).sum())),
-                     noise="none: a deterministic angle")
+    return exact_claim_row(claim, SUBSPACE_TOLERANCE - worst,
+                           f"{SUBSPACE_TOLERANCE} rad minus the largest principal angle "
+                           f"({worst:.1e} rad)", int((table2.method != EIG).sum()),
+                           noise="none: a deterministic angle")

@@ -40,9 +40,14 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from milab_widgets.claims.catalogue import Claim, claim_row, claims_table, untested
+from milab_widgets.claims.catalogue import (
+    Claim,
+    claim_row,
+    claims_table,
+    exact_claim_row,
+    untested,
+)
 from milab_widgets.claims.scopes import best_rank, every_case, faster, on_average
-from milab_widgets.evaluation.claim_summary import exact_row
 from milab_widgets.evaluation.claim_tests import CLAIM_COLUMNS, paired_case, rank_gap_case
 from milab_widgets.evaluation.ranking_stats import nemenyi_cd, rank_methods
 from milab_widgets.multilabel.metrics import LOWER_IS_BETTER
@@ -194,9 +199,9 @@ def claims(scores: pd.DataFrame, timings: pd.DataFrame, cases: pd.DataFrame) -> 
                                table_cases) for rival in RIVALS]
     rows.append(_not_significant_share_row(by_id["fig5-not-significant-share"], scores))
     cd = nemenyi_cd(6, 7)
-    rows.append(claim_row(by_id["fig5-cd"], _exact(by_id["fig5-cd"], 5e-4 - abs(cd - PAPER_CD),
-                                                   f"5e-4 minus |CD - 2.850| (CD = {cd:.4f})"),
-                          noise="none (a constant of the test)"))
+    rows.append(exact_claim_row(by_id["fig5-cd"], 5e-4 - abs(cd - PAPER_CD),
+                                f"5e-4 minus |CD - 2.850| (CD = {cd:.4f})",
+                                noise="none (a constant of the test)"))
     rows.append(_every_case_row(by_id["fig4-first-50"], curve_cases[
         (curve_cases.dataset == FIG4_DATASET) & (curve_cases.n_features <= FIG4_MAX_FEATURES)],
         missing="the per-instance values of Arts's curve (Arts is missing or the run drew "
@@ -286,10 +291,10 @@ def _not_significant_share_row(claim: Claim, scores: pd.DataFrame) -> dict:
     gaps = pd.concat([_rank_gaps(values, metric) - nemenyi_cd(*values.shape[::-1])
                       for metric, values in tables.items()])
     share = float((gaps <= 0).mean())
-    return claim_row(claim, _exact(claim, PAPER_NOT_SIGNIFICANT_SHARE - share,
-                                   f"0.45 minus the share not significant ({share:.2f} of "
-                                   f"{len(gaps)})", n=len(gaps)),
-                     noise="none: a count of Nemenyi comparisons")
+    return exact_claim_row(claim, PAPER_NOT_SIGNIFICANT_SHARE - share,
+                           f"0.45 minus the share not significant ({share:.2f} of "
+                           f"{len(gaps)})", len(gaps),
+                           noise="none: a count of Nemenyi comparisons")
 
 
 def _other_curves_row(claim: Claim, scores: pd.DataFrame) -> dict:
@@ -327,10 +332,6 @@ def _faster_row(claim: Claim, timings: pd.DataFrame, slower: str) -> dict:
     ratios = [times[slower][d][0] / times["MFSEF"][d][0] for d in common]
     return claim_row(claim, result, noise=TIMING_NOISE,
                      cases=pd.DataFrame({"effect": ratios, "verdict": "inconclusive"}))
-
-
-def _exact(claim: Claim, margin: float, checked: str, n: int = 1) -> dict:
-    return exact_row(claim.statement, {}, margin, checked, n)
 
 
 def _sign(metric: str) -> float:

@@ -44,9 +44,15 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from milab_widgets.claims.catalogue import Claim, claim_row, claims_table, untested
+from milab_widgets.claims.catalogue import (
+    Claim,
+    claim_row,
+    claims_table,
+    exact_claim_row,
+    untested,
+)
 from milab_widgets.claims.scopes import equivalent, every_case, faster
-from milab_widgets.evaluation.claim_summary import EXACT_TEST
+from milab_widgets.evaluation.claim_summary import exact_result
 from milab_widgets.evaluation.claim_tests import CLAIM_COLUMNS, paired_case, ratio_case
 
 __all__ = ["BASELINES", "CASE_KEYS", "CATALOGUE", "RISE_TOLERANCE", "STABILITY_MARGIN",
@@ -58,6 +64,8 @@ BASELINES = ("BAMIC1", "BAMIC2", "BAMIC3", "unKer1", "unKer2")
 PAPER_MODELS = (*BASELINES, "Ker1", "Ker2")
 #: A relative rise of the objective below this counts as rounding, not a rise.
 RISE_TOLERANCE = 1e-12
+#: What each convergence check measures.
+RISE_CHECK = f"{RISE_TOLERANCE:g} minus the largest relative rise"
 #: The margin (accuracy, 0-1) within which a grid's accuracies count as "stable": 4 points,
 #: just under the smallest gain the paper itself reports as a clear improvement (4.07
 #: points, §3.3), so a swing across the grid smaller than any gain the paper credits.
@@ -363,23 +371,16 @@ def _rise_checks(claim: Claim, convergence: pd.DataFrame, *, update: str, betas=
     for (dataset, generator, method, beta), curve in chosen.groupby(keys):
         objective = curve.sort_values("iteration").objective.to_numpy()
         rise = float(np.max(np.diff(objective) / np.abs(objective[:-1])))
-        cases.append({**_exact(RISE_TOLERANCE - rise, len(objective)), "dataset": dataset,
+        cases.append({**exact_result(RISE_TOLERANCE - rise, RISE_CHECK, len(objective)),
+                      "dataset": dataset,
                       "generator": generator, "setting": f"{method}, beta = {beta:g}",
                       "detail": f"largest relative rise {rise:.2e}"})
     if not cases:
         return None
     frame = pd.DataFrame(cases)
-    worst = {**_exact(float(frame.effect.min()), len(frame)),
-             "test": f"{EXACT_TEST}: {RISE_TOLERANCE:g} minus the largest relative rise, "
-                     f"worst of {len(frame)} curves"}
-    return claim_row(claim, worst, noise=_NOISE["exact"], cases=frame), frame
-
-
-def _exact(margin: float, n: int) -> dict:
-    return {"effect": margin, "ci_low": np.nan, "ci_high": np.nan, "p_value": np.nan,
-            "verdict": "supported" if margin >= 0 else "contradicted",
-            "test": f"{EXACT_TEST}: {RISE_TOLERANCE:g} minus the largest relative rise",
-            "n": n}
+    row = exact_claim_row(claim, frame.effect.min(), f"{RISE_CHECK}, worst of {len(frame)} "
+                          "curves", len(frame), noise=_NOISE["exact"], cases=frame)
+    return row, frame
 
 
 def _converges(claim: Claim, convergence: pd.DataFrame):
