@@ -66,6 +66,7 @@ from tests.browser.check_jupyterlab import (
     run_all_cells,
     save_notebook,
     screenshot_notebook,
+    state_problems,
     wait_until_done,
 )
 
@@ -209,11 +210,18 @@ def without_saved_state(notebook: Path, data_dir: Path) -> Path:
     return copy
 
 
-def run_and_save(page, url: str, notebook: Path, timeout_ms: float) -> list[str]:
-    """Run the lab notebook, check its note is hidden while it is live, save it."""
+def run_and_save(page, url: str, notebook: Path, timeout_ms: float, out: Path
+                 ) -> tuple[list[str], list[str] | None]:
+    """Run the lab notebook, check its note is hidden while it is live, save it: the
+    problems and the live panel's headlines. When Run All does not end with the live lab
+    drawn: what the page showed instead (printed, and ``saved-lab-run-failed.png``), no
+    headlines and no save."""
     run_all_cells(page, url, timeout_ms)
-    wait_until_done(page, AFTER_RUN, timeout_ms)
-    wait_reopened(page, "s.charts >= 2", timeout_ms)
+    ran = wait_until_done(page, AFTER_RUN, timeout_ms)
+    if failed := state_problems(ran, AFTER_RUN):
+        screenshot_notebook(page, out / "saved-lab-run-failed.png")
+        print(f"saved_state: Run All failed; page state: {ran}")
+        return [f"Run All of the lab: {problem}" for problem in failed], None
     state = refit_and_click(page, timeout_ms)
     problems = note_problems(state, shown=False)
     if state["snapshots"]:
@@ -317,7 +325,9 @@ def run(out: Path, timeout: float) -> list[str]:
                 page = browser.new_page(viewport=VIEWPORT)
                 block_outside_requests(page, problems)
                 saved, headlines = run_and_save(page, url.format(quote(notebook.name)),
-                                                notebook, timeout_ms)
+                                                notebook, timeout_ms, out)
+                if headlines is None:
+                    return saved
                 print(f"saved_state: live headlines: {headlines}")
                 problems += saved
                 page.close()

@@ -117,11 +117,6 @@ def test_widgets_added_later_are_watched(monkeypatch):
     assert count >= 1 and len(scheduled) == count + 1
 
 
-@pytest.mark.parametrize("what", ["the lab", "this panel"])
-def test_the_note_names_what_to_bring_back(what):
-    assert revive_note(what).lower().startswith(what)
-
-
 def test_a_float_control_reads_as_its_readout_not_every_digit():
     from milab_widgets.widgets.snapshot import _control_value
 

@@ -88,4 +88,5 @@ def test_a_changed_setting_marks_the_results_stale_and_a_bad_seed_is_named(panel
     assert panel.status.value.startswith("failed") and panel.accuracy_value == accuracy
     panel.seed.value = 0
     panel.run()
-    assert_ok(panel) and panel.stale.value == ""
+    assert_ok(panel)
+    assert panel.stale.value == ""
