@@ -270,7 +270,7 @@ def _method_record(dataset, train, test, settings, with_dimensions: bool) -> dic
     runs, dims, outcomes = [], [], {}
     for method in METHODS:
         started = time.perf_counter()
-        embed_train, embed_test = _embed(method, X_train, Y_train, X_test, settings.ridge, width)
+        embed_train, embed_test = embed(method, X_train, Y_train, X_test, settings.ridge, width)
         seconds = time.perf_counter() - started
         model = MLkNN(k=10, s=1.0).fit(embed_train, Y_train)
         posterior, predicted = model.predict_proba(embed_test), model.predict(embed_test)
@@ -286,12 +286,13 @@ def _method_record(dataset, train, test, settings, with_dimensions: bool) -> dic
     return {"runs": runs, "dimensions": dims, "outcomes": pack_outcomes(Y_test, outcomes)}
 
 
-def _embed(method, X_train, Y_train, X_test, ridge, width=None):
-    """Training and test embeddings of ``method`` (raw features for ML-kNN)."""
+def embed(method, X_train, Y_train, X_test, ridge, width=None, dimension=None):
+    """Training and test embeddings of ``method`` fitted on the training rows, their first
+    ``dimension`` columns (None: all); the raw features for ML-kNN."""
     if method == "ML-kNN":
         return X_train, X_test
     model = make_method(method, ridge, X_train, Y_train, width)
-    return model.transform(X_train), model.transform(X_test)
+    return model.transform(X_train)[:, :dimension], model.transform(X_test)[:, :dimension]
 
 
 def make_method(method: str, ridge: float, X_train, Y_train, width: float | None = None):
@@ -603,6 +604,12 @@ def embedding_dimension(Y_train) -> int:
     problem (its K H Y Y^T H has at most this rank), so the largest useful embedding."""
     Y_train = np.asarray(Y_train, dtype=float)
     return int(np.linalg.matrix_rank(Y_train - Y_train.mean(axis=0)))
+
+
+def held_out_partition(n_rows: int, n_train: int, n_test: int, seed: int):
+    """The lab's partition of one data set: ``n_train`` random training rows (at most two
+    thirds of the rows, so some are left to hold out), then ``n_test`` held out."""
+    return random_partition(n_rows, n_train, n_test, seed, max_train=2 * n_rows // 3)
 
 
 def random_partition(n, n_train, n_test, seed, max_train=None):

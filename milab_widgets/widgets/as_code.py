@@ -27,6 +27,7 @@ from __future__ import annotations
 import ast
 import html
 import re
+import textwrap
 from collections.abc import Callable
 from dataclasses import dataclass
 from importlib.metadata import PackageNotFoundError, version
@@ -162,8 +163,9 @@ def _header(panel, notes: list[str]) -> str:
              f"#   MILAB_DATA_HOME={data_home()}"]
     for note in notes:
         lines.append("#")
-        lines.extend("# NOTE: " + line if i == 0 else "#       " + line
-                     for i, line in enumerate(_wrapped(note)))
+        wrapped = textwrap.wrap(note, 80, break_long_words=False, break_on_hyphens=False)
+        lines.extend(("# NOTE: " if i == 0 else "#       ") + line
+                     for i, line in enumerate(wrapped))
     return "\n".join(lines)
 
 
@@ -171,7 +173,7 @@ def _state_notes(panel) -> list[str]:
     """What the script's reader must know about the panel's state: each view's failed last
     action and stale results (a panel with sub-views keeps one status area per view)."""
     notes = []
-    for area in _status_areas(panel):
+    for area in panel.status_areas.values():
         if area.last_error is not None:
             error = area.last_error
             notes.append(f"the panel's last action failed ({type(error).__name__}: {error}); "
@@ -182,27 +184,9 @@ def _state_notes(panel) -> list[str]:
     return notes
 
 
-def _status_areas(panel) -> list:
-    """The panel's status areas (``panel.status_areas``: one per view), or the panel itself
-    when it has none."""
-    areas = getattr(panel, "status_areas", None)
-    return list(areas.values()) if isinstance(areas, dict) and areas else [panel]
-
-
 def _text(markup: str) -> str:
     """Plain text of a status or note's HTML."""
     return " ".join(html.unescape(re.sub(r"<[^>]+>", " ", markup)).split())
-
-
-def _wrapped(text: str, width: int = 80) -> list[str]:
-    lines, line = [], ""
-    for word in text.split():
-        if line and len(line) + 1 + len(word) > width:
-            lines.append(line)
-            line = word
-        else:
-            line = f"{line} {word}" if line else word
-    return lines + ([line] if line else [])
 
 
 def _package_version() -> str:

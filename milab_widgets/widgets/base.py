@@ -25,9 +25,9 @@ from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 
 import ipywidgets as widgets
-import vl_convert
 from IPython.display import display
 
+from milab_widgets.charts.theme import chart_image, without_tooltips
 from milab_widgets.exceptions import InputError
 from milab_widgets.widgets.entries import NumberBox, typed_sliders
 from milab_widgets.widgets.papers import paper_header
@@ -526,23 +526,5 @@ def show_chart_image(output: widgets.Output, chart) -> None:
     panel never finishes under papermill (seen with nbclient 0.11 / ipykernel 7.4); an
     image is also lighter for the browser.
     """
-    png = vl_convert.vegalite_to_png(_without_tooltips(chart.to_dict()), scale=1.5)
+    png = chart_image(without_tooltips(chart.to_dict()), "png", scale=1.5)
     show_objects(output, widgets.Image(value=png, format="png"))
-
-
-def _without_tooltips(spec):
-    """``spec`` without the tooltips of its encodings and marks: an image cannot show them,
-    yet Vega formats one per mark (a quarter of the time of a 100 x 100 bag heatmap).
-    Data (``data``, ``datasets``) is kept as is."""
-    if isinstance(spec, list):
-        return [_without_tooltips(item) for item in spec]
-    if not isinstance(spec, dict):
-        return spec
-    kept = {}
-    for key, value in spec.items():
-        if key not in ("data", "datasets"):
-            value = _without_tooltips(value)
-            if key in ("encoding", "mark") and isinstance(value, dict):
-                value = {name: item for name, item in value.items() if name != "tooltip"}
-        kept[key] = value
-    return kept

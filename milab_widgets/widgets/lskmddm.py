@@ -26,10 +26,10 @@ from milab_widgets.evaluation.label_statistics import label_statistics
 from milab_widgets.experiments.lskmddm import (
     SEED_METRICS,
     TIMING_SOLVERS,
+    embed,
     embedding_dimension,
     evaluate_embedding,
-    make_method,
-    random_partition,
+    held_out_partition,
     split_labels,
     time_solvers,
     varying_labels,
@@ -163,8 +163,7 @@ class LSkMDDMPanel(AsCode, Panel):
         self._clear()
         with self.working(f"loading {self.dataset.value}"):
             data = load_dataset(self.dataset.value)
-            train, test = random_partition(len(data), min(self.n_train, 2 * len(data) // 3),
-                                           HELD_OUT, SPLIT_SEED)
+            train, test = held_out_partition(len(data), self.n_train, HELD_OUT, SPLIT_SEED)
             self._data = (*split_labels(data, train, test), data)
             kept = varying_labels(data.Y[train])
             self._label_names = [name for name, keep in zip(data.label_names, kept) if keep]
@@ -193,9 +192,9 @@ class LSkMDDMPanel(AsCode, Panel):
         """Fit the chosen method, embed the held-out rows, evaluate ML-kNN on them."""
         with self.working(f"{self.method.value} on {self.dataset.value}"):
             X_train, Y_train, X_test, Y_test, _, _ = self._loaded()
-            model = make_method(self.method.value, self.eta.value, X_train, Y_train)
             size = self.dimension.value
-            embed_train, embed_test = model.transform(X_train)[:, :size], model.transform(X_test)[:, :size]
+            embed_train, embed_test = embed(self.method.value, X_train, Y_train, X_test,
+                                            self.eta.value, dimension=size)
             self.scores = evaluate_embedding(embed_train, embed_test, Y_train, Y_test)
             self.embedding = embed_test
             table = pd.DataFrame({"metric": list(SEED_METRICS),

@@ -35,6 +35,7 @@ from milab_widgets.experiments.mfsef import (
     Settings,
     curves,
     dataset_scores,
+    feature_count,
     fit_selectors,
     waterfall_overview,
 )
@@ -55,8 +56,8 @@ from milab_widgets.widgets.live import LiveChart
 __all__ = ["MFSEFPanel"]
 
 EXPERT_MODES = (("top MI", "auto"), ("by hand", "hand"))
-#: Default largest feature count, as a fraction of the dataset's features.
-DEFAULT_FRACTION = 0.10
+#: Default largest feature count, as a fraction of the dataset's features (the tables' 10 %).
+DEFAULT_FRACTION = Settings.table_fraction
 METRICS_LEGEND = ", ".join(
     f"{metric} = {METRIC_NAMES[metric].lower()} {'↓' if metric in LOWER_IS_BETTER else '↑'}"
     for metric in TABLE_METRICS) + (" (↑ higher is better, ↓ lower). Selection seconds: the "
@@ -226,7 +227,7 @@ class MFSEFPanel(AsCode, Panel):
         after a switch, say beside the box when that changes the value."""
         before, switched = self.max_features.value, self._loaded_name is not None
         self.max_features.allowed = (1, data.n_features)
-        self.max_features.value = max(1, round(DEFAULT_FRACTION * data.n_features))
+        self.max_features.value = feature_count(DEFAULT_FRACTION, data.n_features)
         if switched and self.max_features.value != before:
             tell(self.max_features, f"set to {self.max_features.value} for "
                                     f"{html.escape(data.name)}: {DEFAULT_FRACTION:.0%} of its "

@@ -255,19 +255,17 @@ from milab_widgets.data import load_dataset
 from milab_widgets.experiments.lskmddm import (
     SEED_METRICS,
     evaluate_embedding,
-    make_method,
-    random_partition,
+    embed,
+    held_out_partition,
     split_labels,
 )
 
 data = load_dataset($dataset)
 # random training rows, up to $n_test held out; labels constant on the training rows dropped
-train, test = random_partition(len(data), min($n_train, 2 * len(data) // 3), $n_test, $seed)
+train, test = held_out_partition(len(data), $n_train, $n_test, $seed)
 X_train, Y_train, X_test, Y_test, _ = split_labels(data, train, test)
 method = $method
-model = make_method(method, $eta, X_train, Y_train)
-embed_train = model.transform(X_train)[:, :$dimension]
-embed_test = model.transform(X_test)[:, :$dimension]
+embed_train, embed_test = embed(method, X_train, Y_train, X_test, $eta, dimension=$dimension)
 scores = evaluate_embedding(embed_train, embed_test, Y_train, Y_test)
 print(f"{method}, dimension $dimension, ML-kNN (k = 10) on the held-out rows:")
 for metric in SEED_METRICS:

@@ -33,6 +33,7 @@ from collections.abc import Callable
 import ipywidgets as widgets
 from ipywidgets.widgets.widget import _instances  # the kernel's widgets by model id
 
+from milab_widgets.charts.theme import chart_image, without_tooltips
 from milab_widgets.widgets.revive import display_with_note, note_bundle
 
 __all__ = ["QUIET_SECONDS", "SNAPSHOT_CLASS", "Snapshot", "display_with_snapshot",
@@ -123,14 +124,8 @@ def _chart_image(chart) -> str:
     """``chart`` as a JPEG ``<img>`` at its own size, rendered by vl-convert without its
     tooltips (an image cannot show them). JPEG at scale 1: intH's Musk1 heatmap is 69 kB
     and 0.9 s as JPEG, 234 kB and 1.3 s as PNG, 612 kB as the notebooks' 2x PNG."""
-    import vl_convert
-    from altair.utils._importers import vl_version_for_vl_convert
-
-    from milab_widgets.widgets.base import _without_tooltips
-
-    image = vl_convert.vegalite_to_jpeg(_without_tooltips(chart.to_dict()), scale=1,
-                                        quality=JPEG_QUALITY,
-                                        vl_version=vl_version_for_vl_convert())
+    image = chart_image(without_tooltips(chart.to_dict()), "jpeg", scale=1,
+                        quality=JPEG_QUALITY)
     return f'<img src="data:image/jpeg;base64,{base64.b64encode(image).decode("ascii")}">'
 
 
@@ -148,20 +143,16 @@ class Snapshot:
     ----------
     display_id : str
         The IPython display id of the output holding the note and the snapshot.
-    renders : int
-        How many times the snapshot was rendered.
     """
 
     def __init__(self, what: str, shown: Callable[[], tuple]):
         self.what, self.shown = what, shown
         self.display_id = f"milab-snapshot-{uuid.uuid4().hex}"
-        self.renders = 0
         self._pending: asyncio.TimerHandle | None = None
         self._watched: set[int] = set()
 
     def html(self) -> str:
         """The snapshot of the tab shown now."""
-        self.renders += 1
         return snapshot_html(*self.shown())
 
     def refresh(self) -> None:

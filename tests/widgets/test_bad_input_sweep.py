@@ -38,7 +38,6 @@ import math
 import re
 from dataclasses import dataclass, field
 from importlib import import_module
-from types import SimpleNamespace
 
 import ipywidgets as widgets
 import pytest
@@ -220,11 +219,11 @@ def recorded(monkeypatch):
     """Record what each Output shows ({id(output): the objects}); render PNGs cheaply."""
     shown = {}
 
-    def render(spec, scale=1.0):
+    def render(spec, fmt, **options):
         json.dumps(spec, allow_nan=False)
         return b"\x89PNG\r\n\x1a\n"
 
-    monkeypatch.setattr(base, "vl_convert", SimpleNamespace(vegalite_to_png=render))
+    monkeypatch.setattr(base, "chart_image", render)
     monkeypatch.setattr(widgets.Output, "clear_output",
                         lambda self, *a, **k: shown.__setitem__(id(self), ()))
     original = base.show_objects

@@ -35,10 +35,10 @@ def test_panel_times_every_solver(panel, monkeypatch):
 
 
 def test_errors_stay_in_the_panel(panel, monkeypatch):
-    def broken(*args):
+    def broken(*args, **kwargs):
         raise InputError("ridge must be > 0")
 
-    monkeypatch.setattr(panel_module, "make_method", broken)
+    monkeypatch.setattr(panel_module, "embed", broken)
     panel.run()
     assert isinstance(panel.last_error, InputError)
     assert "ridge must be" in panel.error.value and panel.status.value.startswith("failed")
