@@ -67,6 +67,10 @@ DEFAULT_OUT = ROOT / "reports" / "browser"
 VIEWPORT = {"width": 1400, "height": 900}
 MAX_SCREENSHOT_HEIGHT = 12000
 BAD_OUTPUT_TEXT = ("Error displaying widget", "Loading widget", "Javascript Error")
+#: A cell of the notebook shown. JupyterLab restores the notebooks a server's earlier pages
+#: opened (its workspace) as hidden tabs: their cells match ".jp-NotebookPanel .jp-Cell"
+#: too, and waiting for the first one to be visible can wait for a hidden tab forever.
+SHOWN_CELL = ".jp-NotebookPanel:not(.lm-mod-hidden) .jp-Notebook .jp-Cell"
 
 # JupyterLab user settings for a deterministic page: every cell attached to the DOM (no
 # windowing), no news/update requests and no toast notifications over the notebook.
@@ -219,7 +223,7 @@ def stop_server(proc, base: str, token: str, timeout: float = 30) -> None:
 def run_all_cells(page, url: str, timeout_ms: float) -> None:
     """Open the notebook, wait for its kernel, and run all cells from the Run menu."""
     page.goto(url)
-    page.wait_for_selector(".jp-NotebookPanel .jp-Notebook .jp-Cell", timeout=timeout_ms)
+    page.wait_for_selector(SHOWN_CELL, timeout=timeout_ms)
     # The execution indicator reads "idle" before any kernel exists; wait for the kernel's
     # name (a Run All with no kernel yet opens the "Select Kernel" dialog instead).
     wait_for_state(page, "s => s.kernelName && s.kernelName !== 'No Kernel' && s.kernel === 'idle'",
@@ -403,7 +407,7 @@ def reload_without_kernel(page, url: str, static_charts: int, shot: Path,
     page.route("**/api/kernels**", lambda route: route.abort())
     page.route("**/api/sessions**", lambda route: route.abort())
     page.goto(url)
-    page.wait_for_selector(".jp-NotebookPanel .jp-Notebook .jp-Cell", timeout=timeout_ms)
+    page.wait_for_selector(SHOWN_CELL, timeout=timeout_ms)
     try:
         page.wait_for_function(f"() => {{ const s = ({RELOADED_JS})(); "
                                f"return s && s.static >= {static_charts}; }}",

@@ -56,6 +56,7 @@ from tests.browser.check_jupyterlab import (
     CHROMIUM_ARGS,
     DEFAULT_OUT,
     ROOT,
+    SHOWN_CELL,
     VIEWPORT,
     Expect,
     block_outside_requests,
@@ -295,7 +296,7 @@ def reopen_without_kernel(browser, url: str, shot: Path, timeout_ms: float,
     page.route("**/api/kernels**", lambda route: route.abort())
     page.route("**/api/sessions**", lambda route: route.abort())
     page.goto(url)
-    page.wait_for_selector(".jp-NotebookPanel .jp-Notebook .jp-Cell", timeout=timeout_ms)
+    page.wait_for_selector(SHOWN_CELL, timeout=timeout_ms)
     for _ in range(4):  # JupyterLab asks again for a kernel after each failed attempt
         dismiss_kernel_dialogs(page)
     state = page.evaluate(REOPENED_JS)
