@@ -16,7 +16,7 @@ Everything is read from what the notebooks wrote, nothing is recomputed, so
   one row per claim of the paper's catalogue with its source, scope, origin, ``reproduced``
   ("k of n"), verdict, effect, 95 % interval, Holm-adjusted p-value and ``noise``, what the
   interval covers), and ``claim_cases.csv`` beside it, the tests per case. The paper's own
-  claims lead, the project's added checks follow under their own heading; claims the data
+  claims lead, the project's own checks follow under their own heading; claims the data
   could not test are counted apart, as are exact checks. A ``claims.csv`` of the older
   format (without those columns) is refused, with the command that regenerates it;
 * the tables and chart each paper declares in :data:`HEADLINES`.
@@ -39,6 +39,8 @@ from milab_widgets.atomic import write_text_atomically
 from milab_widgets.charts.verdicts import effect_text, interval_text, is_ratio
 from milab_widgets.claims.catalogue import CATALOGUE_COLUMNS
 from milab_widgets.claims.catalogue import NOT_TESTED as UNTESTED
+from milab_widgets.claims.catalogue import ORIGIN_HEADINGS as ORIGINS
+from milab_widgets.claims.catalogue import claim_counts, is_catalogue
 from milab_widgets.evaluation.claim_summary import (
     CLAIM_TABLE_COLUMNS,
     exact_text,
@@ -221,13 +223,6 @@ def not_run_reason(result: PaperResult) -> str:
 # -- claims ----------------------------------------------------------------------------------
 #: The catalogue's own columns, whose absence marks a claims.csv of the older format.
 CATALOGUE_ONLY = [c for c in CATALOGUE_COLUMNS if c not in CLAIM_TABLE_COLUMNS]
-#: The two kinds of claim, in the report's order, and their headings.
-ORIGINS = {"paper": "The paper's claims", "project": "The project's added checks"}
-
-
-def is_catalogue(claims: pd.DataFrame) -> bool:
-    """Whether a claims table is in the catalogue's format (every catalogue column)."""
-    return set(CATALOGUE_COLUMNS) <= set(claims.columns)
 
 
 def old_format_message(paper: str, claims: pd.DataFrame) -> str:
@@ -238,21 +233,9 @@ def old_format_message(paper: str, claims: pd.DataFrame) -> str:
             f"`milab reproduce {paper}` (add `--full` for the paper's protocol).")
 
 
-def plural(count: int, word: str, many: str | None = None) -> str:
-    """"1 claim", "2 claims" ("1 check holds" style words pass ``many``)."""
-    return f"{count} {word if count == 1 else many or word + 's'}"
-
-
-def claim_counts(claims: pd.DataFrame) -> dict[str, int]:
-    """A catalogue table's counts: ``claims``; ``not tested``; among the tested claims
-    ``tested``, ``yes``, ``partly``, ``no`` (reproduced); the statistical verdicts; exact
-    checks that ``hold`` and ``fail``."""
-    tested_rows = claims[claims.reproduced != UNTESTED]
-    reproduced = tested_rows.reproduced.value_counts()
-    return {"claims": len(claims), "not tested": len(claims) - len(tested_rows),
-            "tested": len(tested_rows),
-            **{word: int(reproduced.get(word, 0)) for word in ("yes", "partly", "no")},
-            **verdict_counts(tested_rows)}
+def plural(count: int, word: str) -> str:
+    """"1 claim", "2 claims"."""
+    return f"{count} {word if count == 1 else word + 's'}"
 
 
 def reproduced_text(counts: dict[str, int]) -> str:
@@ -459,7 +442,7 @@ def report_blocks(results: list[PaperResult], output_label: str) -> list:
               "within the paper's claims: supported when it lies on the claim's side of the "
               "null, contradicted when on the other, inconclusive when it covers it. Exact "
               "checks (no sampling) hold or fail and are counted apart, as are claims the "
-              "data could not test. The project's added checks are not the paper's claims "
+              "data could not test. The project's own checks are not the paper's claims "
               "and are counted in their own column."),
     ]
     if absent:

@@ -66,7 +66,7 @@ def built(tmp_path):
 
 def test_the_paper_claims_lead_and_the_projects_checks_follow_under_their_own_heading(built):
     _, md = built
-    paper, project = md.index("### The paper's claims"), md.index("### The project's added")
+    paper, project = md.index("### The paper's claims"), md.index("### The project's own")
     assert paper < md.index("| Ker beats every baseline |") < project \
         < md.index("| factor is faster |")
     assert ("Our data reproduce **0 of 2 claims** tested (1 more partly, on some of their "

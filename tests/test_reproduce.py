@@ -122,7 +122,7 @@ def test_report_shows_claims_paper_numbers_chart_and_skips_in_markdown_and_html(
             "inconclusive | -0.0075 | [-0.03, +0.0067] | 0.31 | 0.31 | outer folds of one "
             "cross-validation | wilcoxon |") in md
     # the paper's claims first, the project's checks under their own heading
-    paper, project = md.index("### The paper's claims"), md.index("### The project's added")
+    paper, project = md.index("### The paper's claims"), md.index("### The project's own")
     assert paper < md.index("intH more accurate than minH |") < project \
         < md.index("intH more accurate than adaH |")
     assert ("Our data reproduce **0 of 1 claim** tested; **0 supported**, **0 contradicted**, "
@@ -378,7 +378,7 @@ def test_reproduce_inth_quick_on_a_fresh_install(empty_data_home, tmp_path, caps
     assert "| [intH](#intH) | ok | quick | 0 |" in report and "| fox, tiger |" in report
     assert "Fix: run `milab fetch fox`" in report and "**quick** protocol (a first look" in report
     assert "| musk1 | 0.924 | Wang & Zucker 2000 |" in report  # paper number beside ours
-    assert "### The paper's claims" in report and "### The project's added checks" in report
+    assert "### The paper's claims" in report and "### The project's own checks" in report
     assert "| intH more accurate than minH on average over the data sets |" in report
     assert (output / "intH" / "table3.png").is_file() and "(intH/table3.png)" in report
     assert (output / "verdicts" / "intH.png").is_file() and "(verdicts/intH.png)" in report

@@ -95,13 +95,14 @@ def paper_claims_markdown(claims_csv: Path) -> str:
     """``claims_csv`` as Markdown through :func:`milab_widgets.claims.text.claims_markdown`;
     a note instead when the file is missing or predates the claims catalogue (no ``origin``
     column: its rows are not one per claim of the paper)."""
+    from milab_widgets.claims.catalogue import is_catalogue
     from milab_widgets.claims.text import claims_markdown
 
     if not claims_csv.exists():
         return (f"*No `{claims_csv.parent.name}/claims.csv` yet: the paper's full run has not "
                 "been committed.*")
     claims = pd.read_csv(claims_csv)
-    if "origin" not in claims.columns:
+    if not is_catalogue(claims):
         return (f"*The committed `{claims_csv.parent.name}/claims.csv` predates the claims "
                 "catalogue: its counts and one line per claim appear here once the full "
                 "run at the paper's protocol is committed.*")

@@ -31,12 +31,18 @@ import numpy as np
 import pandas as pd
 
 from milab_widgets.claims.scopes import ALPHA, holm
-from milab_widgets.evaluation.claim_summary import CLAIM_TABLE_COLUMNS, exact_result, is_exact
+from milab_widgets.evaluation.claim_summary import (
+    CLAIM_TABLE_COLUMNS,
+    exact_result,
+    is_exact,
+    verdict_counts,
+)
 from milab_widgets.evaluation.claim_tests import CLAIM_COLUMNS, VERDICTS
 from milab_widgets.exceptions import InputError
 
-__all__ = ["CATALOGUE_COLUMNS", "Claim", "NOT_TESTED", "ORIGINS", "SCOPES", "claim_row",
-           "claims_table", "exact_claim_row", "untested"]
+__all__ = ["CATALOGUE_COLUMNS", "Claim", "NOT_TESTED", "ORIGINS", "ORIGIN_HEADINGS", "SCOPES",
+           "claim_counts", "claim_row", "claims_table", "exact_claim_row", "is_catalogue",
+           "untested"]
 
 #: What a claim's wording asserts, and so which test answers it (see claims.scopes).
 SCOPES = {
@@ -51,6 +57,8 @@ SCOPES = {
 }
 #: Who makes the claim: the paper, or the project (a check the paper does not state).
 ORIGINS = ("paper", "project")
+#: Each origin's heading, in the order tables and reports show them.
+ORIGIN_HEADINGS = {"paper": "The paper's claims", "project": "The project's own checks"}
 #: ``reproduced`` of a claim whose data is missing.
 NOT_TESTED = "not tested"
 #: The columns of ``claims.csv``: today's claim columns, then the catalogue's.
@@ -155,6 +163,24 @@ def claims_table(rows: list[dict], catalogue: tuple[Claim, ...]) -> pd.DataFrame
         ~(table.p_adjusted < ALPHA)
     table.loc[weakened, "verdict"] = "inconclusive"
     return table
+
+
+def is_catalogue(claims: pd.DataFrame) -> bool:
+    """Whether a claims table is in the catalogue's format (every catalogue column); an
+    older claims.csv has one row per comparison, not per claim."""
+    return set(CATALOGUE_COLUMNS) <= set(claims.columns)
+
+
+def claim_counts(claims: pd.DataFrame) -> dict[str, int]:
+    """A catalogue table's counts: ``claims``; ``not tested``; among the tested claims
+    ``tested``, ``yes``, ``partly``, ``no`` (reproduced); the statistical verdicts; exact
+    checks that ``hold`` and ``fail``."""
+    tested_rows = claims[claims.reproduced != NOT_TESTED]
+    reproduced = tested_rows.reproduced.value_counts()
+    return {"claims": len(claims), "not tested": len(claims) - len(tested_rows),
+            "tested": len(tested_rows),
+            **{word: int(reproduced.get(word, 0)) for word in ("yes", "partly", "no")},
+            **verdict_counts(tested_rows)}
 
 
 def _on_claims_side(claim: Claim, effects: np.ndarray, null: float) -> np.ndarray:

@@ -8,22 +8,18 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from milab_widgets.claims.catalogue import NOT_TESTED
+from milab_widgets.claims.catalogue import NOT_TESTED, ORIGIN_HEADINGS, claim_counts
 from milab_widgets.evaluation.claim_summary import counts_text, is_exact
 
 __all__ = ["claims_markdown", "counts_line"]
-
-HEADINGS = {"paper": "The paper's claims", "project": "The project's own checks"}
-
 
 def counts_line(table: pd.DataFrame) -> str:
     """"reproduced: 3 yes, 2 partly, 4 no, 1 not tested (of 10); verdicts: 1 supported, 2
     contradicted, 6 inconclusive; exact checks: 1 holds, 0 fail" (untested claims are left
     out of the verdicts)."""
-    counts = table.reproduced.value_counts()
-    words = [f"{int(counts.get(word, 0))} {word}" for word in ("yes", "partly", "no")]
-    if counts.get(NOT_TESTED, 0):
-        words.append(f"{int(counts[NOT_TESTED])} {NOT_TESTED}")
+    counts = claim_counts(table)
+    words = [f"{counts[word]} {word}" for word in ("yes", "partly", "no", NOT_TESTED)
+             if word != NOT_TESTED or counts[word]]
     tested = table[table.reproduced != NOT_TESTED]
     return (f"reproduced: {', '.join(words)} (of {len(table)}); verdicts: "
             f"{counts_text(tested)}")
@@ -34,7 +30,7 @@ def claims_markdown(table: pd.DataFrame, *, scale: float = 1.0, unit: str = "") 
     claim. Differences are multiplied by ``scale`` and followed by ``unit`` (e.g. 100 and
     " points"); time ratios (null 1) print as "1.52x"."""
     parts = []
-    for origin, heading in HEADINGS.items():
+    for origin, heading in ORIGIN_HEADINGS.items():
         rows = table[table.origin == origin]
         if rows.empty:
             continue
