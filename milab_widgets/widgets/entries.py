@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import html
 import math
+import re
 
 import ipywidgets as widgets
 import traitlets
@@ -35,6 +36,8 @@ __all__ = ["NumberBox", "tell", "typed_sliders", "with_entry"]
 _NOTE_STYLE = "color:#8a5a00"
 #: Sliders whose readout becomes a text entry (selection sliders have no typed value).
 TYPED_SLIDERS = (widgets.IntSlider, widgets.FloatSlider, widgets.FloatLogSlider)
+#: A number whose commas group thousands: "1,000", "-12,345.5".
+THOUSANDS = re.compile(r"[-+]?\d{1,3}(,\d{3})+(\.\d*)?")
 
 
 def tell(control, text: str) -> None:
@@ -109,12 +112,9 @@ class NumberBox(widgets.HBox):
 
 
 def _whole_number(text: str) -> int | None:
-    """``text`` as a whole number ("12", " 12 ", "1e3", "12.0"), else None."""
-    try:
-        number = float(text.strip().replace(",", ""))
-    except ValueError:
-        return None
-    return int(number) if math.isfinite(number) and number.is_integer() else None
+    """``text`` as a whole number ("12", " 12 ", "1e3", "12.0", "1,000"), else None."""
+    number = _typed_number(text)
+    return int(number) if number is not None and number.is_integer() else None
 
 
 def typed_sliders(root) -> None:
@@ -204,13 +204,18 @@ def _use_typed(slider, text: str) -> str:
     return ""
 
 
-def _typed_number(text: str, percent: bool) -> float | None:
-    """``text`` as a finite number (a trailing % divides by 100 where the slider shows
-    percentages), else None."""
+def _typed_number(text: str, percent: bool = False) -> float | None:
+    """``text`` as a finite number, else None. Commas are read only as thousands separators
+    ("1,000" or "12,345.5"; "0,5" is refused, not read as 5); a trailing % divides by 100
+    where ``percent`` (the slider shows percentages)."""
     text = text.strip()
     scale = 1.0
     if percent and text.endswith("%"):
         text, scale = text[:-1], 0.01
+    if "," in text:
+        if not THOUSANDS.fullmatch(text):
+            return None
+        text = text.replace(",", "")
     try:
         number = float(text) * scale
     except ValueError:

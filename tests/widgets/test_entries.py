@@ -42,6 +42,14 @@ def test_a_box_takes_a_typed_whole_number_as_it_is(typed, number):
     assert box.value == number and box.note.value == ""
 
 
+@pytest.mark.parametrize("typed", ["0,5", "1,00", "1,2,3", "12,3456"])
+def test_a_comma_that_does_not_group_thousands_is_refused_not_dropped(typed):
+    """A decimal comma ("0,5") read with the comma dropped would be 5, silently."""
+    box = NumberBox("seed", 2, 0, 10**6)
+    box.entry.value = typed
+    assert box.value == 2 and "still using 2" in box.note.value
+
+
 def test_a_value_set_by_code_shows_in_the_box_and_clears_its_note():
     box = NumberBox("seed", 0, 0, 10)
     box.entry.value = "x"
@@ -96,6 +104,15 @@ def test_a_typed_value_the_step_rounds_is_reported_and_dragging_clears_the_note(
     assert slider.value == 1.0 and "allowed 0.000 to 1.000" in slider.note.value
     slider.value = 0.4  # a drag
     assert slider.entry.value == "0.400" and slider.note.value == ""
+
+
+def test_a_slider_entry_reads_commas_as_a_number_box_does():
+    slider = widgets.IntSlider(value=5, min=0, max=5000, description="dimension")
+    with_entry(slider)
+    slider.entry.value = "1,000"
+    assert slider.value == 1000 and slider.note.value == ""
+    slider.entry.value = "0,5"
+    assert slider.value == 1000 and "refused" in slider.note.value
 
 
 def test_a_percent_slider_takes_percentages():
