@@ -267,6 +267,10 @@ class Panel(widgets.VBox):
     IntHPanel, CDVSEPanel, MFSEFPanel, TwoViewPanel, LSkMDDMPanel : the papers' panels.
     """
 
+    #: The attributes that hold the panel's shown results: ``has_results`` is True once
+    #: one of them is set (each panel names its own).
+    result_attributes: tuple[str, ...] = ()
+
     def __init__(self, title: str, controls: Sequence = (), outputs: Sequence = (),
                  paper: str | None = None, **kwargs):
         self.title = title
@@ -418,14 +422,14 @@ class Panel(widgets.VBox):
         self.status_area.mark_fresh(area)
 
     def has_results(self) -> bool:
-        """Whether the panel shows results that inputs can make stale (panels override).
+        """Whether the panel shows results that inputs can make stale.
 
         Returns
         -------
         bool
-            False here; a panel returns True once it shows results.
+            True once one of the panel's ``result_attributes`` holds a result.
         """
-        return False
+        return any(getattr(self, name, None) is not None for name in self.result_attributes)
 
     def working(self, what: str):
         """Run a ``with`` block as the action ``what``, reported in the main status line.

@@ -97,6 +97,9 @@ class CDVSEPanel(AsCode, Panel):
     ('sine_noise', 'ready')
     """
 
+    #: What holds the panel's shown results (``has_results``).
+    result_attributes = ("result",)
+
     recipe = recipes.CDVSE
 
     def __init__(self, dataset: str = "sine_noise", update: bool = True):
@@ -242,16 +245,6 @@ class CDVSEPanel(AsCode, Panel):
     def _on_sample_click(self, picked: list) -> None:
         if picked and self.result is not None:
             self.show_sample(float(picked[0]["x"]), float(picked[0]["y"]))
-
-    def has_results(self) -> bool:
-        """Whether the panel shows results that inputs can make stale.
-
-        Returns
-        -------
-        bool
-            True once a fitted playground is shown.
-        """
-        return self.result is not None
 
     def run_uci(self) -> None:
         """The paper's protocol (quick grids) on the chosen UCI set, beside the paper's row.

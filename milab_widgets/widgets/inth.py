@@ -107,6 +107,9 @@ class IntHPanel(AsCode, Panel):
     ('musk1', True)
     """
 
+    #: What holds the panel's shown results (``has_results``).
+    result_attributes = ("fold_scores",)
+
     recipe = recipes.INTH
 
     def __init__(self, dataset: str | None = None, run: bool = True):
@@ -209,16 +212,6 @@ class IntHPanel(AsCode, Panel):
         """A click on the f(α) curve: set α by hand to the clicked point's α."""
         if picked:
             self.choose_alpha(float(picked[0]["alpha"]))
-
-    def has_results(self) -> bool:
-        """Whether the panel shows results that inputs can make stale.
-
-        Returns
-        -------
-        bool
-            True once a run's accuracy is shown.
-        """
-        return self.fold_scores is not None
 
     # -- actions -------------------------------------------------------------------------------
     def load(self) -> None:

@@ -109,6 +109,9 @@ class LSkMDDMPanel(AsCode, Panel):
     True
     """
 
+    #: What holds the panel's shown results (``has_results``).
+    result_attributes = ("scores", "solver_times")
+
     recipe = recipes.LSKMDDM
 
     def __init__(self, dataset: str | None = None, n_train: int = 800, run: bool = True):
@@ -264,16 +267,6 @@ class LSkMDDMPanel(AsCode, Panel):
         show_table(self.selection_output, self.selection_stats,
                    caption=f"{caption}; their labels, most frequent first:",
                    legend=BRUSH_LEGEND + (ABSENT_LEGEND.format(len(inside)) if absent else ""))
-
-    def has_results(self) -> bool:
-        """Whether the panel shows results that inputs can make stale.
-
-        Returns
-        -------
-        bool
-            True once an embedding or the solver times is shown.
-        """
-        return self.scores is not None or self.solver_times is not None
 
     def _clear(self) -> None:
         """No results: nothing of a previous dataset stays on screen under a new name."""

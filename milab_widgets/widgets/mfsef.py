@@ -110,6 +110,9 @@ class MFSEFPanel(AsCode, Panel):
     'yeast'
     """
 
+    #: What holds the panel's shown results (``has_results``).
+    result_attributes = ("scores",)
+
     recipe = recipes.MFSEF
 
     def __init__(self, dataset: str | None = None, run: bool = True):
@@ -318,16 +321,6 @@ class MFSEFPanel(AsCode, Panel):
     def _on_method_click(self, picked: list) -> None:
         if picked and self.scores is not None:
             self.show_selected(str(picked[0]["method"]))
-
-    def has_results(self) -> bool:
-        """Whether the panel shows results that inputs can make stale.
-
-        Returns
-        -------
-        bool
-            True once a run's scores is shown.
-        """
-        return self.scores is not None
 
     def _clear_results(self) -> None:
         self.scores = self.curves_chart = self.selected = None

@@ -104,6 +104,9 @@ class TwoViewPanel(AsCode, Panel):
     ('synthetic', True)
     """
 
+    #: What holds the panel's shown results (``has_results``).
+    result_attributes = ("model",)
+
     recipe = recipes.TWOVIEW
 
     def __init__(self, dataset: str = "digits-a", run: bool = True):
@@ -216,16 +219,6 @@ class TwoViewPanel(AsCode, Panel):
         if picked and self.model is not None:
             cluster = int(re.match(r"cluster (-?\d+)", picked[0]["cluster"]).group(1))
             self.show_cell(int(picked[0]["class"]), cluster)
-
-    def has_results(self) -> bool:
-        """Whether the panel shows results that inputs can make stale.
-
-        Returns
-        -------
-        bool
-            True once a fitted model is shown.
-        """
-        return self.model is not None
 
     # -- steps -----------------------------------------------------------------------------------
     def _problem(self) -> experiment.ProblemCache:

@@ -85,7 +85,10 @@ def test_refresh_replaces_the_displayed_snapshot(monkeypatch):
 
 
 def test_a_burst_of_changes_renders_once_after_the_quiet_time(monkeypatch):
-    monkeypatch.setattr(snapshot_module, "QUIET_SECONDS", 0.05)
+    # The changes come without a pause (sleep(0) only lets the loop run), so on a loaded
+    # machine no quiet time can pass between them; 0.01 s pauses against a 0.05 s quiet
+    # time failed there when the loop woke late.
+    monkeypatch.setattr(snapshot_module, "QUIET_SECONDS", 0.5)
     panel = toy_panel()
     shot = Snapshot("this panel", lambda: ("Toy", panel))
     refreshed = []
@@ -97,8 +100,8 @@ def test_a_burst_of_changes_renders_once_after_the_quiet_time(monkeypatch):
     async def clicks():
         for step in range(5):
             panel.status.value = f"done: step {step}"
-            await asyncio.sleep(0.01)
-        await asyncio.sleep(0.2)
+            await asyncio.sleep(0)
+        await asyncio.sleep(1.5)
 
     asyncio.run(clicks())
     assert refreshed == ["done: step 4"]
