@@ -13,6 +13,7 @@ from milab_widgets.evaluation.claim_summary import counts_text, is_exact
 
 __all__ = ["claims_markdown", "counts_line"]
 
+
 def counts_line(table: pd.DataFrame) -> str:
     """"reproduced: 3 yes, 2 partly, 4 no, 1 not tested (of 10); verdicts: 1 supported, 2
     contradicted, 6 inconclusive; exact checks: 1 holds, 0 fail" (untested claims are left
