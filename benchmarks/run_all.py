@@ -94,6 +94,18 @@ def _grid(r):
             ("Dask / serial speed-up", r["dask_speedup"], "")]
 
 
+def _threads(r):
+    rows = []
+    for row in r["rows"]:
+        state = "loaded" if row["loaded"] else "idle"
+        rows.append((f"[{state}] {row['kernel']}: default / one thread (medians)",
+                     row["default_over_one_thread"], "<= 1.0"))
+        if "default_over_floor" in row:
+            rows.append((f"[{state}] ML-kNN default / sklearn kneighbors floor (medians)",
+                         row["default_over_floor"], "<= 1.2 loaded"))
+    return rows
+
+
 def _first_use(r):
     return [("first use: lab() / importing the widget stack (wall)", r["ratio"], "<= 1")]
 
@@ -110,6 +122,7 @@ BENCHMARKS = (
     Benchmark("twoview", ("--sizes", "500", "1000"), (), _twoview),
     Benchmark("lskmddm", ("--sizes", "1000"), ("--sizes", "1000", "2000", "4500"), _lskmddm),
     Benchmark("grid", ("--repetitions", "1"), ("--repetitions", "8"), _grid),
+    Benchmark("threads", ("--quick",), (), _threads),
     Benchmark("first_use", ("--runs", "2"), (), _first_use),
     Benchmark("scaling", (), ("--full",), _scaling),
 )

@@ -9,19 +9,23 @@ reference index comes first, the rule of
 :func:`milab_widgets.core.neighbor_votes.nearest_candidates` and of a stable argsort.
 
 Work layout: the columns are cut into chunks of ``_CHUNK`` (one 64-byte cache line of
-float64), and each chunk streams the block's rows once; chunks run in parallel when the
-block has at least ``_PARALLEL_ENTRIES`` entries (below that, waking the worker threads
-costs more than the scan: ~4 ms a call for a 36 x 1 block on this 2-core machine under
-load, against microseconds serial).
+float64), and each chunk streams the block's rows once. Runs of whole chunks of about
+``_TILE_ENTRIES`` entries are the tiles of :func:`milab_widgets.core.parallel.run_tiles`
+(a block of fewer than two tiles per worker runs on the calling thread: waking workers
+for a 36 x 1 block would cost more than its scan). Columns are independent, so the result
+does not depend on the tiles or the thread count.
 """
 
 import numpy as np
-from numba import njit, prange
+from numba import njit
 
-#: Columns per parallel chunk: one cache line of float64, so each row's read is one line.
+from milab_widgets.core.parallel import run_tiles
+
+#: Columns per chunk: one cache line of float64, so each row's read is one line.
 _CHUNK = 8
-#: Block entries from which the chunks run in parallel (a scan of ~1 ns per entry).
-_PARALLEL_ENTRIES = 2**18
+#: Block entries per tile (a scan of ~1 ns per entry: a tile of ~65 microseconds, well
+#: above the pool's ~20 microseconds a tile).
+_TILE_ENTRIES = 2**16
 
 
 def smallest_per_column(distances, k, skip_row0, out_distances, out_indices):
@@ -41,17 +45,22 @@ def smallest_per_column(distances, k, skip_row0, out_distances, out_indices):
     out_distances : float64 array (n_cols, k)
     out_indices : int64 array (n_cols, k)
     """
-    kernel = _parallel_scan if distances.size >= _PARALLEL_ENTRIES else _serial_scan
-    kernel(distances, k, skip_row0, out_distances, out_indices)
-
-
-def _scan(distances, k, skip_row0, out_distances, out_indices):
-    """:func:`smallest_per_column`'s loop (compiled twice: with and without threads)."""
     n_rows, n_cols = distances.shape
-    n_chunks = (n_cols + _CHUNK - 1) // _CHUNK
-    for chunk in prange(n_chunks):
-        first = chunk * _CHUNK
-        last = min(first + _CHUNK, n_cols)
+    width = _CHUNK * max(1, _TILE_ENTRIES // (_CHUNK * max(n_rows, 1)))
+
+    def tile(first, scratch):
+        _scan(distances, k, skip_row0, first, min(first + width, n_cols), out_distances,
+              out_indices)
+
+    run_tiles(range(0, n_cols, width), tile)
+
+
+@njit(cache=True, nogil=True)
+def _scan(distances, k, skip_row0, first_column, last_column, out_distances, out_indices):
+    """:func:`smallest_per_column` for the columns first_column..last_column - 1."""
+    n_rows = distances.shape[0]
+    for first in range(first_column, last_column, _CHUNK):
+        last = min(first + _CHUNK, last_column)
         for j in range(first, last):
             out_distances[j, :] = np.inf
             out_indices[j, :] = -1
@@ -69,6 +78,3 @@ def _scan(distances, k, skip_row0, out_distances, out_indices):
                     out_distances[j, position] = d
                     out_indices[j, position] = t
 
-
-_parallel_scan = njit(cache=True, parallel=True)(_scan)
-_serial_scan = njit(cache=True)(_scan)

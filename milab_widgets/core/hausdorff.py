@@ -18,20 +18,18 @@ pass over a tile finishes its bag pairs (all three distances, fused). In the sym
 only the upper triangle of tiles is formed: a panel's tile with itself by BLAS syrk (half its
 flops; numpy picks syrk for a @ a.T), its tile with every later panel by one GEMM; that is
 n^2 d flops in all, half of one full X @ X.T, and each result is written to both (i, j) and
-(j, i). With several threads, whole panels run in parallel (see :func:`_run_panels`).
+(j, i). With several threads, whole panels run in parallel, each on one thread
+(:func:`milab_widgets.core.parallel.run_tiles`).
 """
 
-import threading
-from concurrent.futures import ThreadPoolExecutor
 from functools import partial
 
-import numba
 import numpy as np
-from numba import njit, prange
-from threadpoolctl import threadpool_limits
+from numba import njit
 
 from milab_widgets.core.gram import product_into
 from milab_widgets.core.intrinsics import fmin
+from milab_widgets.core.parallel import run_tiles
 
 #: Instances per panel (bag aligned; a larger bag is a panel of its own). Tiles of this many
 #: rows keep the syrk share of the work small (panel / n of the flops) and stay in cache.
@@ -52,18 +50,9 @@ _FAST = {"reassoc", "nsz", "contract", "nnan"}
 DTYPES = (np.float64, np.float32)
 
 
-@njit(cache=True, parallel=True, fastmath=_FAST)
+@njit(cache=True, nogil=True, fastmath=_FAST)
 def _reduce_tile(gram, x_sq, y_sq, x_offsets, y_offsets, row_bag0, col_bag0, lower_only,
                  mirror, d_min, d_max, d_avg):
-    """:func:`_reduce_x_bag` for every x bag of the tile, in parallel."""
-    for bag in prange(len(x_offsets) - 1):
-        _reduce_x_bag(np.int64(bag), gram, x_sq, y_sq, x_offsets, y_offsets, row_bag0,
-                      col_bag0, lower_only, mirror, d_min, d_max, d_avg)
-
-
-@njit(cache=True, nogil=True, fastmath=_FAST)
-def _reduce_tile_serial(gram, x_sq, y_sq, x_offsets, y_offsets, row_bag0, col_bag0,
-                        lower_only, mirror, d_min, d_max, d_avg):
     """:func:`_reduce_x_bag` for every x bag of the tile, on the calling thread (GIL free)."""
     for i in range(len(x_offsets) - 1):
         _reduce_x_bag(i, gram, x_sq, y_sq, x_offsets, y_offsets, row_bag0, col_bag0,
@@ -176,45 +165,19 @@ def hausdorff_matrices(x, x_offsets, y=None, y_offsets=None, dtype=np.float64):
     if symmetric:
         n_bags = len(x_offsets) - 1
         out = tuple(np.zeros((n_bags, n_bags)) for _ in range(3))
-        _run_panels(bag_panels(x_offsets, _PANEL_ROWS), dtype, partial(
-            _symmetric_panel, x, x_sq, x_offsets, out))
+        run_tiles(bag_panels(x_offsets, _PANEL_ROWS), partial(
+            _symmetric_panel, x, x_sq, x_offsets, out), dtype)
         return out
     y = np.ascontiguousarray(y - centre, dtype=dtype)
     y_sq = np.einsum("ij,ij->i", y, y, dtype=np.float64)
     out = tuple(np.empty((len(x_offsets) - 1, len(y_offsets) - 1)) for _ in range(3))
     rows = max(_PANEL_ROWS, _BLOCK_FLOATS // max(len(y), 1))
-    _run_panels(bag_panels(x_offsets, rows), dtype, partial(
-        _cross_panel, x, x_sq, x_offsets, y, y_sq, y_offsets, out))
+    run_tiles(bag_panels(x_offsets, rows), partial(
+        _cross_panel, x, x_sq, x_offsets, y, y_sq, y_offsets, out), dtype)
     return out
 
 
-def _run_panels(panels, dtype, work) -> None:
-    """``work(panel, reduce, scratch)`` for every panel.
-
-    With several numba threads and at least two panels per thread, whole panels run on a
-    thread pool, each with single-threaded BLAS and the serial reduction: the threads wait
-    for each other once, at the end. (Panel after panel with every thread in each BLAS call
-    and each reduction made the threads wait at every tile; on an oversubscribed machine
-    that cost 3-5x.) Panels write disjoint bag pairs, so they need no lock.
-    """
-    workers = numba.get_num_threads()
-    if workers == 1 or len(panels) < 2 * workers:
-        scratch = [np.empty(0, dtype)]
-        for panel in panels:
-            work(panel, _reduce_tile, scratch)
-        return
-    own = threading.local()
-
-    def run(panel):
-        if not hasattr(own, "scratch"):
-            own.scratch = [np.empty(0, dtype)]
-        work(panel, _reduce_tile_serial, own.scratch)
-
-    with threadpool_limits(1, user_api="blas"), ThreadPoolExecutor(workers) as pool:
-        list(pool.map(run, panels))
-
-
-def _symmetric_panel(x, x_sq, offsets, out, panel, reduce, scratch) -> None:
+def _symmetric_panel(x, x_sq, offsets, out, panel, scratch) -> None:
     """One panel's share of the upper triangle: its tile with itself (numpy computes
     panel @ panel.T by syrk, half the flops) and with all later bags."""
     first, last = panel
@@ -222,22 +185,21 @@ def _symmetric_panel(x, x_sq, offsets, out, panel, reduce, scratch) -> None:
     rows, rows_sq = x[r0:r1], x_sq[r0:r1]
     local = offsets[first : last + 1] - r0
     own = product_into(rows, rows, scratch)
-    reduce(own, rows_sq, rows_sq, local, local, first, first, True, True, *out)
+    _reduce_tile(own, rows_sq, rows_sq, local, local, first, first, True, True, *out)
     if last < len(offsets) - 1:
-        _gemm_tiles(rows, rows_sq, local, first, x, x_sq, offsets, last, True, out, reduce,
-                    scratch)
+        _gemm_tiles(rows, rows_sq, local, first, x, x_sq, offsets, last, True, out, scratch)
 
 
-def _cross_panel(x, x_sq, x_offsets, y, y_sq, y_offsets, out, panel, reduce, scratch) -> None:
+def _cross_panel(x, x_sq, x_offsets, y, y_sq, y_offsets, out, panel, scratch) -> None:
     """One x panel against all of y."""
     first, last = panel
     r0, r1 = x_offsets[first], x_offsets[last]
     _gemm_tiles(x[r0:r1], x_sq[r0:r1], x_offsets[first : last + 1] - r0, first, y, y_sq,
-                y_offsets, 0, False, out, reduce, scratch)
+                y_offsets, 0, False, out, scratch)
 
 
 def _gemm_tiles(panel, panel_sq, local, row_bag0, y, y_sq, y_offsets, col_bag0, mirror, out,
-                reduce, scratch):
+                scratch):
     """The panel against the y bags from ``col_bag0`` on: one GEMM + one reduction per
     column range of at most _BLOCK_FLOATS tile entries (or one bag pair, if larger)."""
     columns = y_offsets[col_bag0:] - y_offsets[col_bag0]
@@ -245,5 +207,6 @@ def _gemm_tiles(panel, panel_sq, local, row_bag0, y, y_sq, y_offsets, col_bag0, 
     for first, last in bag_panels(columns, width):
         c0, c1 = y_offsets[col_bag0 + first], y_offsets[col_bag0 + last]
         gram = product_into(panel, y[c0:c1], scratch)
-        reduce(gram, panel_sq, y_sq[c0:c1], local, columns[first : last + 1] - columns[first],
-               row_bag0, col_bag0 + first, False, mirror, *out)
+        _reduce_tile(gram, panel_sq, y_sq[c0:c1], local,
+                     columns[first : last + 1] - columns[first], row_bag0, col_bag0 + first,
+                     False, mirror, *out)

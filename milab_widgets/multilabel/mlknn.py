@@ -25,10 +25,9 @@ time, and neither the training nor the query matrix is densified.
 from __future__ import annotations
 
 import numpy as np
-import scipy.sparse
 from sklearn.base import BaseEstimator, ClassifierMixin, _fit_context
 
-from milab_widgets.core.neighbors import _BLOCK_FLOATS, _top_k_block, nearest_neighbors
+from milab_widgets.core.neighbors import nearest_neighbors
 from milab_widgets.data.arrays import check_features
 from milab_widgets.exceptions import InputError
 from milab_widgets.multilabel.validation import (
@@ -109,7 +108,7 @@ class MLkNN(MultiLabelMixin, ClassifierMixin, BaseEstimator):
             raise InputError(
                 f"k={k} needs more than k training instances (n_samples={X.shape[0]}); lower k."
             )
-        neighbours = _neighbours(X, X, k, exclude_self=True)
+        neighbours = nearest_neighbors(X, X, k, exclude_self=True)[0]
         counts = Y[neighbours].sum(axis=1)
         self.prior_ = (s + Y.sum(axis=0)) / (2.0 * s + len(Y))
         self.likelihood_true_ = _likelihood(counts, Y == 1, k, s)
@@ -132,7 +131,7 @@ class MLkNN(MultiLabelMixin, ClassifierMixin, BaseEstimator):
             C, the counts ML-kNN's posteriors are read from.
         """
         X = check_features(self, X, reset=False, sparse=True)
-        return self.Y_[_neighbours(X, self.X_, self.k)].sum(axis=1)
+        return self.Y_[nearest_neighbors(X, self.X_, self.k)[0]].sum(axis=1)
 
     def _joint(self, X) -> tuple[np.ndarray, np.ndarray]:
         """P(H1) P(E_C|H1) and P(H0) P(E_C|H0), each (n_queries, n_labels)."""
@@ -182,34 +181,6 @@ def decide(posterior: np.ndarray) -> np.ndarray:
     the posterior the same way.
     """
     return (np.asarray(posterior) >= DECISION_THRESHOLD).astype(np.int64)
-
-
-def _neighbours(queries, references, k: int, exclude_self: bool = False) -> np.ndarray:
-    """Indices of each query's k nearest references (see
-    :func:`~milab_widgets.core.neighbors.nearest_neighbors`); dense and sparse inputs of
-    either kind are accepted."""
-    if not (scipy.sparse.issparse(queries) or scipy.sparse.issparse(references)):
-        return nearest_neighbors(queries, references, k, exclude_self)[0]
-    return _sparse_neighbours(scipy.sparse.csr_matrix(queries),
-                              scipy.sparse.csr_matrix(references), k, exclude_self)
-
-
-def _sparse_neighbours(queries, references, k: int, exclude_self: bool) -> np.ndarray:
-    """k nearest references of CSR queries: each block of query rows gets its Gram block
-    q.r by one sparse product (dense only for that block), then the same top-k kernel and
-    tie rule as the dense search."""
-    q_sq = np.asarray(queries.multiply(queries).sum(axis=1)).ravel()
-    r_sq = np.asarray(references.multiply(references).sum(axis=1)).ravel()
-    transposed = references.T.tocsc()
-    indices = np.empty((queries.shape[0], k), dtype=np.int64)
-    squared = np.empty((queries.shape[0], k), dtype=np.float64)
-    step = max(1, _BLOCK_FLOATS // max(references.shape[0], 1))
-    for start in range(0, queries.shape[0], step):
-        stop = min(start + step, queries.shape[0])
-        gram = np.ascontiguousarray((queries[start:stop] @ transposed).toarray())
-        _top_k_block(gram, q_sq[start:stop], r_sq, k, start if exclude_self else -1,
-                     indices[start:stop], squared[start:stop])
-    return indices
 
 
 def _likelihood(counts: np.ndarray, members: np.ndarray, k: int, s: float) -> np.ndarray:

@@ -19,6 +19,7 @@ from dataclasses import dataclass
 import numpy as np
 from sklearn.metrics.pairwise import rbf_kernel
 
+from milab_widgets.core.parallel import blas_within_free_cores
 from milab_widgets.oneclass.svdd import DualSolution, solve_svdd_dual
 
 __all__ = ["Spheres", "bootstrap_counts", "fit_sphere"]
@@ -125,7 +126,8 @@ class Spheres:
         ndarray of shape (n_samples, M)
             One column per sphere.
         """
-        cross = rbf_kernel(X, self.support_vectors, gamma=self.gamma) @ self.duals
+        with blas_within_free_cores():
+            cross = rbf_kernel(X, self.support_vectors, gamma=self.gamma) @ self.duals
         return np.maximum(1.0 - 2.0 * cross + self.center_sq_norms, 0.0)
 
     def distances(self, X: np.ndarray) -> np.ndarray:

@@ -61,6 +61,7 @@ from sklearn.exceptions import ConvergenceWarning
 from sklearn.metrics.pairwise import rbf_kernel
 from sklearn.utils._param_validation import Interval
 
+from milab_widgets.core.parallel import blas_within_free_cores
 from milab_widgets.core.svdd import smo_svdd
 from milab_widgets.data.arrays import check_features
 from milab_widgets.oneclass.outlier_rule import ScoreOffsetOutlierMixin
@@ -267,7 +268,8 @@ class SVDD(ScoreOffsetOutlierMixin, BaseEstimator):
             K(x, x) - 2 sum_i a_i K(x_i, x) + ||a||^2 for each row.
         """
         X = check_features(self, X, reset=False)
-        cross = rbf_kernel(X, self.support_vectors_, gamma=float(self.gamma)) @ self.dual_coef_
+        with blas_within_free_cores():
+            cross = rbf_kernel(X, self.support_vectors_, gamma=float(self.gamma)) @ self.dual_coef_
         return np.maximum(1.0 - 2.0 * cross + self.center_sq_norm_, 0.0)
 
     def score_samples(self, X) -> np.ndarray:

@@ -15,12 +15,11 @@ def _brute_force(queries, references, k, exclude_self):
     return order, np.take_along_axis(squared, order, axis=1)
 
 
-@pytest.mark.parametrize("min_rows", [1, 3, 50])
+@pytest.mark.parametrize("tile_rows", [1, 3, 50])
 @pytest.mark.parametrize("exclude_self", [False, True])
-def test_blocks_equal_brute_force(monkeypatch, min_rows, exclude_self):
-    monkeypatch.setattr(neighbors_module, "_BLOCK_FLOATS", 1)
-    monkeypatch.setattr(neighbors_module, "_MIN_ROWS", min_rows)
-    rng = np.random.default_rng(min_rows)
+def test_blocks_equal_brute_force(monkeypatch, tile_rows, exclude_self):
+    monkeypatch.setattr(neighbors_module, "_TILE_ROWS", tile_rows)
+    rng = np.random.default_rng(tile_rows)
     references = rng.integers(0, 4, size=(40, 3)).astype(float)  # small integers: many ties
     queries = references if exclude_self else rng.integers(0, 4, size=(17, 3)).astype(float)
     indices, squared = nearest_neighbors(queries, references, 6, exclude_self=exclude_self)

@@ -12,9 +12,9 @@ from sklearn.model_selection import GridSearchCV, KFold
 from sklearn.pipeline import Pipeline
 
 from milab_widgets.multilabel import MFSEF, MFSLS, PMU, Discretizer, KernelMDDM, MDDMRanking, MLkNN
+from milab_widgets.core.neighbors import nearest_neighbors
 from milab_widgets.multilabel.kcca import LeastSquaresKCCA
 from milab_widgets.multilabel.kernel_mddm import distinct_rows
-from milab_widgets.multilabel.mlknn import _neighbours
 
 
 @pytest.fixture(scope="module")
@@ -37,8 +37,9 @@ def test_sparse_neighbours_equal_brute_force_with_ties():
     order = np.argsort(cdist(X, X, "sqeuclidean") + np.diag(np.full(40, np.inf)), axis=1,
                        kind="stable")
     sparse = scipy.sparse.csr_matrix(X)
-    np.testing.assert_array_equal(_neighbours(sparse, sparse, 5, exclude_self=True), order[:, :5])
-    np.testing.assert_array_equal(_neighbours(X[:7], sparse, 4),
+    np.testing.assert_array_equal(nearest_neighbors(sparse, sparse, 5, exclude_self=True)[0],
+                                  order[:, :5])
+    np.testing.assert_array_equal(nearest_neighbors(X[:7], sparse, 4)[0],
                                   np.argsort(cdist(X[:7], X, "sqeuclidean"), axis=1,
                                              kind="stable")[:, :4])
 
