@@ -34,7 +34,14 @@ from pathlib import Path
 import numpy as np
 from scipy.spatial.distance import cdist
 from scipy.special import logsumexp
-from timing import interleaved, load_average  # this folder is on sys.path when run as a script
+from timing import (  # this folder is on sys.path when run as a script
+    busy_process,
+    interleaved,
+    interleaved_runs,
+    load_average,
+    medians,
+    spread,
+)
 
 from milab_widgets.data import load_dataset
 from milab_widgets.evaluation.neighbors_cv import SIGMA_GRID, nested_cv
@@ -74,7 +81,7 @@ def hausdorff_limits(repeats: int, clock: str) -> dict:
     Q = query.instances
     # the products write into buffers allocated once: flops only, no page faults
     full, block = np.empty((len(X), len(X))), np.empty((len(Q), len(X)))
-    timed = interleaved({
+    runs = interleaved_runs({
         "ours": lambda: bag_distances(musk2),
         "ours_float32": lambda: bag_distances(musk2, precision="float32"),
         "full_gemm": lambda: np.matmul(X, other.T, out=full),
@@ -82,9 +89,11 @@ def hausdorff_limits(repeats: int, clock: str) -> dict:
         "query": lambda: bag_distances(query, musk2),
         "query_gemm": lambda: np.matmul(Q, X.T, out=block),
     }, repeats, clock)
+    timed = medians(runs)
     exact, single = bag_distances(musk2), bag_distances(musk2, precision="float32")
     return {
         "seconds": timed,
+        "spread": {name: spread(values) for name, values in runs.items()},
         "ours_over_full_gemm": timed["ours"] / timed["full_gemm"],
         "ours_over_numpy_x_xt": timed["ours"] / timed["numpy_x_xt"],
         "query_over_its_gemm": timed["query"] / timed["query_gemm"],
@@ -145,6 +154,8 @@ def main() -> None:
     parser.add_argument("--repeats", type=int, default=7)
     parser.add_argument("--quick", action="store_true",
                         help="fewer repeats, no cdist peer, no integrated nested CV")
+    parser.add_argument("--loaded", action="store_true",
+                        help="also time the Musk2 limits beside one busy process")
     parser.add_argument("--json", type=Path, help="also write the results here")
     args = parser.parse_args()
     repeats = 3 if args.quick else args.repeats
@@ -153,6 +164,10 @@ def main() -> None:
     for clock in ("cpu", "wall"):
         results[clock] = hausdorff_limits(repeats, clock)
         results[clock]["load"] = load_average()
+    if args.loaded:
+        with busy_process():
+            results["wall_loaded"] = hausdorff_limits(repeats, "wall")
+            results["wall_loaded"]["load"] = load_average()
     musk2 = load_dataset("musk2")
     if not args.quick:
         results["cdist_per_pair_over_ours"] = (
@@ -175,12 +190,15 @@ def main() -> None:
 
     print(f"Musk2 ({len(musk2)} bags, {musk2.n_instances} instances, {musk2.n_features} "
           f"features), medians of {repeats} interleaved rounds:")
-    for clock in ("cpu", "wall"):
+    for clock in ("cpu", "wall", "wall_loaded")[: 3 if args.loaded else 2]:
         r = results[clock]
         print(f"  [{clock}, load {r['load']}] ours / full GEMM {r['ours_over_full_gemm']:.2f} "
               f"(goal <= 0.8), ours / numpy X @ X.T {r['ours_over_numpy_x_xt']:.2f}, "
               f"query / its GEMM {r['query_over_its_gemm']:.2f} (goal <= 1.2), "
               f"float32 / float64 {r['float32_over_float64']:.2f}")
+        print("    " + "; ".join(f"{name} median {t['median_ms']:.1f} ms [{t['q1_ms']:.1f}, "
+                                   f"{t['q3_ms']:.1f}] min {t['min_ms']:.1f}"
+                                   for name, t in r["spread"].items()))
     print(f"  float32: largest deviation from float64 {results['cpu']['float32_max_absolute_deviation']:.1e} "
           f"absolute, {results['cpu']['float32_max_relative_deviation']:.1e} relative")
     if "cdist_per_pair_over_ours" in results:

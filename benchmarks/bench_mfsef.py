@@ -31,7 +31,14 @@ from pathlib import Path
 import numpy as np
 from sklearn.metrics import mutual_info_score
 from sklearn.neighbors import NearestNeighbors
-from timing import best_time, interleaved, load_average  # this folder is on sys.path
+from timing import (  # this folder is on sys.path
+    best_time,
+    busy_process,
+    interleaved_runs,
+    load_average,
+    medians,
+    spread,
+)
 
 from milab_widgets.data import load_dataset
 from milab_widgets.multilabel import PMU, Discretizer, MLkNN
@@ -53,14 +60,20 @@ def sklearn_searches(train, test):
     return searcher.kneighbors(), searcher.kneighbors(test.X)
 
 
-def search_limit(train, test, repeats: int) -> dict:
-    """fit + predict against the two scikit-learn searches, both clocks."""
+def search_limit(train, test, repeats: int, loaded: bool) -> dict:
+    """fit + predict against the two scikit-learn searches: medians (with their spread)
+    under both clocks, and on the wall clock beside one busy process when ``loaded``."""
     result = {}
-    for clock in ("cpu", "wall"):
-        timed = interleaved({"mlknn": lambda: fit_predict(train, test),
-                             "kneighbors": lambda: sklearn_searches(train, test)}, repeats, clock)
+    for clock in ("cpu", "wall", "wall_loaded")[: 3 if loaded else 2]:
+        with busy_process(clock == "wall_loaded"):
+            runs = interleaved_runs({"mlknn": lambda: fit_predict(train, test),
+                                     "kneighbors": lambda: sklearn_searches(train, test)},
+                                    repeats, clock.removesuffix("_loaded"))
+            load = load_average()
+        timed = medians(runs)
         result[clock] = {"seconds": timed, "ratio": timed["mlknn"] / timed["kneighbors"],
-                         "load": load_average()}
+                         "spread": {name: spread(values) for name, values in runs.items()},
+                         "load": load}
     return result
 
 
@@ -111,6 +124,8 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeats", type=int, default=5)
     parser.add_argument("--quick", action="store_true", help="PMU on 12 features, 2 selected")
+    parser.add_argument("--loaded", action="store_true",
+                        help="also time ML-kNN's search limit beside one busy process")
     parser.add_argument("--json", type=Path, help="also write the results here")
     args = parser.parse_args()
     n_pmu = 2 if args.quick else 10
@@ -121,7 +136,7 @@ def main() -> None:
     mlknn_ours = best_time(lambda: ours_mlknn(train, test), args.repeats)
     mlknn_peer = best_time(lambda: peer_mlknn(train, test), max(1, args.repeats // 2))
     default_diff = int((peer_default_predictions(train, test) != ours_pred).sum())
-    limit = search_limit(train, test, max(args.repeats, 9))
+    limit = search_limit(train, test, max(args.repeats, 9), args.loaded)
 
     arts, _ = load_dataset("arts").train_test()
     arts_X = arts.X[:, :12] if args.quick else arts.X

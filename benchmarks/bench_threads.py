@@ -6,7 +6,9 @@ default, ...) on the wall clock after one untimed warm-up each: "default" is wha
 gets (numba's and BLAS's thread counts untouched), "one thread" is
 ``numba.set_num_threads(1)`` with BLAS held to one thread. The table gives the median, the
 interquartile range and the minimum of each, and the ratio of the medians, default over one
-thread (the goal: at most 1.0, so that parallel never loses). "loaded" repeats the
+thread (the goal: at most 1.0, so that parallel never loses), and a paired statement on
+the rounds: the geometric mean of their ratios with its 95 % interval and the one-sided
+Wilcoxon p-value for "the default is slower". "loaded" repeats the
 measurement with one busy process (a Python loop, same priority) started beside it; on this
 2-core machine that leaves one free core. Each kernel's results are also compared across the
 two settings: they must be identical (``identical`` in the JSON).
@@ -27,17 +29,15 @@ from __future__ import annotations
 
 import argparse
 import json
-import subprocess
-import sys
 import time
 from collections.abc import Callable
-from contextlib import contextmanager
 from pathlib import Path
 
 import numba
 import numpy as np
+from scipy import stats
 from sklearn.neighbors import NearestNeighbors
-from timing import load_average, threads_for  # this folder is on sys.path
+from timing import busy_process, load_average, spread, threads_for  # on sys.path
 
 from milab_widgets.core.information import label_joint_entropies, pairwise_mutual_information
 from milab_widgets.data import BagDataset, load_dataset
@@ -55,45 +55,41 @@ def setting(name: str):
     return threads_for("wall" if name == "default" else "cpu")
 
 
-@contextmanager
-def busy_process(loaded: bool):
-    """One spinning Python process beside the measurement (when ``loaded``)."""
-    if not loaded:
-        yield
-        return
-    spinner = subprocess.Popen([sys.executable, "-c", "while True: pass"])
-    time.sleep(0.5)
-    try:
-        yield
-    finally:
-        spinner.kill()
-        spinner.wait()
-
-
-def summary(seconds: list[float]) -> dict:
-    """Median, quartiles and minimum, in milliseconds."""
-    q1, median, q3 = np.percentile(np.asarray(seconds) * 1e3, [25, 50, 75])
-    return {"median_ms": median, "q1_ms": q1, "q3_ms": q3, "min_ms": min(seconds) * 1e3}
+def paired_ratio(default: list[float], one_thread: list[float]) -> dict:
+    """The rounds' default / one-thread ratios as one statement: their geometric mean, its
+    95 % interval (t on the log ratios: the rounds are paired, each timing both settings
+    back to back) and the one-sided Wilcoxon signed-rank p-value for "the default is
+    slower" (log ratio > 0)."""
+    logs = np.log(np.asarray(default) / np.asarray(one_thread))
+    half = stats.t.ppf(0.975, len(logs) - 1) * logs.std(ddof=1) / np.sqrt(len(logs))
+    p_slower = stats.wilcoxon(logs, alternative="greater").pvalue if np.any(logs) else 1.0
+    return {"geometric_mean": float(np.exp(logs.mean())),
+            "interval": [float(np.exp(logs.mean() - half)), float(np.exp(logs.mean() + half))],
+            "p_default_slower": float(p_slower)}
 
 
 def time_settings(function: Callable[[], object], rounds: int,
-                  extra: dict[str, Callable[[], object]] | None = None) -> tuple[dict, bool]:
+                  extra: dict[str, Callable[[], object]] | None = None) -> tuple[dict, dict]:
     """Interleaved wall times of ``function`` under each setting (plus ``extra`` callables
-    at default threads), and whether its results were identical across the settings. A
-    setting is entered before its clock starts (switching costs a few milliseconds)."""
+    at default threads): their summaries, and the checks (the paired ratio, whether the
+    results were identical across the settings). A setting is entered before its clock
+    starts (switching costs a few milliseconds), and the order rotates from round to round."""
     runs = [(name, name, function) for name in SETTINGS]
     runs += [(name, "default", other) for name, other in (extra or {}).items()]
     results, seconds = {}, {name: [] for name, _, _ in runs}
     for round_ in range(rounds + 1):  # round 0: the untimed warm-up
-        for name, threads, run in runs:
+        # each round starts one setting later: none always follows the same one (the peer
+        # leaves its OpenMP threads spinning for a moment, which the next run pays for)
+        for name, threads, run in runs[round_ % len(runs):] + runs[:round_ % len(runs)]:
             with setting(threads):
                 started = time.perf_counter()
                 results[name] = run()
                 elapsed = time.perf_counter() - started
             if round_:
                 seconds[name].append(elapsed)
-    identical = _equal(results["default"], results["one thread"])
-    return {name: summary(values) for name, values in seconds.items()}, identical
+    checks = {"paired": paired_ratio(seconds["default"], seconds["one thread"]),
+              "identical": _equal(results["default"], results["one thread"])}
+    return {name: spread(values) for name, values in seconds.items()}, checks
 
 
 def _equal(a, b) -> bool:
@@ -200,11 +196,11 @@ def measure(rounds: int, quick: bool) -> list[dict]:
     for name, function, extra in kernels(quick):
         for loaded in (False, True):
             with busy_process(loaded):
-                timed, identical = time_settings(function, rounds, extra)
+                timed, checks = time_settings(function, rounds, extra)
                 load = load_average()[0]
             ratio = timed["default"]["median_ms"] / timed["one thread"]["median_ms"]
             row = {"kernel": name, "loaded": loaded, "load": load, "timings": timed,
-                   "default_over_one_thread": ratio, "identical": identical}
+                   "default_over_one_thread": ratio, **checks}
             if "kneighbors floor" in timed:
                 row["default_over_floor"] = (timed["default"]["median_ms"]
                                              / timed["kneighbors floor"]["median_ms"])
@@ -220,8 +216,12 @@ def describe(row: dict) -> str:
     floor = (f", default / floor {row['default_over_floor']:.2f}"
              if "default_over_floor" in row else "")
     state = f"loaded, load {row['load']}" if row["loaded"] else f"idle, load {row['load']}"
+    paired = row["paired"]
+    low, high = paired["interval"]
     return (f"{row['kernel']} ({state}): {cells} -> default / one thread "
-            f"{row['default_over_one_thread']:.2f}{floor}; identical: {row['identical']}")
+            f"{row['default_over_one_thread']:.2f} (paired {paired['geometric_mean']:.2f} "
+            f"[{low:.2f}, {high:.2f}], p slower {paired['p_default_slower']:.3f}){floor}; "
+            f"identical: {row['identical']}")
 
 
 def main() -> None:

@@ -36,7 +36,9 @@ class Benchmark:
 
 def _inth(r):
     rows = []
-    for clock in ("cpu", "wall"):
+    for clock in ("cpu", "wall", "wall_loaded"):
+        if clock not in r:
+            continue
         c = r[clock]
         load = c["load"][0]
         rows += [(f"[{clock}, load {load}] 3 Hausdorff matrices / full X @ X.T (Musk2)",
@@ -116,8 +118,8 @@ def _scaling(r):
 
 
 BENCHMARKS = (
-    Benchmark("inth", ("--quick",), (), _inth),
-    Benchmark("mfsef", ("--quick", "--repeats", "3"), (), _mfsef),
+    Benchmark("inth", ("--quick", "--loaded"), ("--loaded",), _inth),
+    Benchmark("mfsef", ("--quick", "--repeats", "3", "--loaded"), ("--loaded",), _mfsef),
     Benchmark("cdvse", ("--repeats", "2"), (), _cdvse),
     Benchmark("twoview", ("--sizes", "500", "1000"), (), _twoview),
     Benchmark("lskmddm", ("--sizes", "1000"), ("--sizes", "1000", "2000", "4500"), _lskmddm),

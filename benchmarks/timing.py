@@ -8,11 +8,17 @@ with the load average beside them. Two clocks:
   done; steady when the cores are oversubscribed, because time spent descheduled is not
   counted);
 * ``"wall"``: wall-clock seconds with every thread (what a user waits on an idle machine).
+
+Medians are the headline; :func:`spread` gives the quartiles and the minimum beside them,
+and :func:`busy_process` runs a measurement beside one busy process (the "loaded" variant:
+what a user meets on a shared machine).
 """
 
 from __future__ import annotations
 
 import os
+import subprocess
+import sys
 import time
 from collections.abc import Callable
 from contextlib import contextmanager
@@ -44,9 +50,9 @@ def threads_for(clock: str):
         numba.set_num_threads(previous)
 
 
-def interleaved(functions: dict[str, Callable[[], object]], repeats: int,
-                clock: str = "cpu") -> dict[str, float]:
-    """Median seconds of each function over ``repeats`` interleaved rounds (after one
+def interleaved_runs(functions: dict[str, Callable[[], object]], repeats: int,
+                     clock: str = "cpu") -> dict[str, list[float]]:
+    """Seconds of each function in each of ``repeats`` interleaved rounds (after one
     untimed warm-up round: compilation, first-touch page faults), under ``clock`` (see the
     module docstring)."""
     read = CLOCKS[clock]
@@ -59,7 +65,40 @@ def interleaved(functions: dict[str, Callable[[], object]], repeats: int,
                 started = read()
                 function()
                 seconds[name].append(read() - started)
-    return {name: float(np.median(values)) for name, values in seconds.items()}
+    return seconds
+
+
+def interleaved(functions: dict[str, Callable[[], object]], repeats: int,
+                clock: str = "cpu") -> dict[str, float]:
+    """Median seconds of each function over :func:`interleaved_runs`."""
+    return medians(interleaved_runs(functions, repeats, clock))
+
+
+def medians(runs: dict[str, list[float]]) -> dict[str, float]:
+    """The median of each list of seconds."""
+    return {name: float(np.median(values)) for name, values in runs.items()}
+
+
+def spread(seconds: list[float]) -> dict[str, float]:
+    """Median, quartiles and minimum of ``seconds``, in milliseconds."""
+    q1, median, q3 = np.percentile(np.asarray(seconds) * 1e3, [25, 50, 75])
+    return {"median_ms": float(median), "q1_ms": float(q1), "q3_ms": float(q3),
+            "min_ms": float(min(seconds)) * 1e3}
+
+
+@contextmanager
+def busy_process(loaded: bool = True):
+    """One spinning Python process (same priority) beside the measurement, when ``loaded``."""
+    if not loaded:
+        yield
+        return
+    spinner = subprocess.Popen([sys.executable, "-c", "while True: pass"])
+    time.sleep(0.5)
+    try:
+        yield
+    finally:
+        spinner.kill()
+        spinner.wait()
 
 
 def best_time(function, repeats: int) -> float:

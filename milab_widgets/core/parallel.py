@@ -14,7 +14,7 @@ hands tiles out as workers become free.
 How many workers (:func:`tile_workers`): at most numba's thread count
 (``numba.set_num_threads``, or ``NUMBA_NUM_THREADS``), at most one per
 :data:`MIN_TILES_PER_WORKER` tiles, and at most the cores that no other process is using at
-the moment of the call (:func:`free_cores`). The last rule is what keeps the default from
+the moment of the call (:func:`free_cores`; this process's own threads do not count). The last rule is what keeps the default from
 losing to one thread beside a busy process: on this 2-core machine two workers there share
 one core with it, and the call waits for whichever worker the scheduler left behind (ML-kNN
 on yeast beside one busy process: 36 ms on two workers against 32 ms on one). With one
@@ -38,8 +38,9 @@ from threadpoolctl import ThreadpoolController
 #: Tiles each worker needs before a call uses the pool: with fewer, one slow worker (a core
 #: shared with another process) holds up the whole call for a large share of the work.
 MIN_TILES_PER_WORKER = 2
-#: The kernel's count of runnable tasks (Linux).
+#: The kernel's count of runnable tasks, and this process's threads (Linux).
 LOADAVG = "/proc/loadavg"
+TASKS = "/proc/self/task"
 
 
 @cache
@@ -55,15 +56,19 @@ def single_threaded_blas():
 
 
 def free_cores() -> int:
-    """Cores this process may use that no other task is using now (at least 1).
+    """Cores this process may use that no other process is using now (at least 1).
 
-    The CPUs of the process's affinity mask less the tasks running or waiting to run on the
-    machine, the caller excluded: the fourth field of ``/proc/loadavg`` ("3/82": 3 runnable
-    of 82), an instantaneous count (the load averages lag by a minute). Reading it takes
-    about 20 microseconds. Measured: 1 on an idle machine (the reader itself), 2 beside one
-    busy process, 3 beside two. Where the file does not exist (not Linux), every CPU counts
-    as free. Inside a container that shares the host's process table the count includes the
-    host's tasks, so this errs towards fewer workers, never more.
+    The CPUs of the process's affinity mask less the other processes' tasks that are
+    running or waiting to run: the machine's count is the fourth field of ``/proc/loadavg``
+    ("3/82": 3 runnable of 82), an instantaneous count (the load averages lag by a minute),
+    and this process's own running threads (``/proc/self/task/*/stat``) are taken out of
+    it. Measured: 0 others on an idle machine, 1 beside one busy process, 2 beside two.
+    Own threads do not count because they are ours to schedule: right after a BLAS call,
+    OpenBLAS's workers are still spinning (yielding), and counting them made the Hausdorff
+    matrices on Musk2 run on one worker after a matrix product (wall 1.11x one full GEMM
+    instead of 0.6x). Reading both takes about 0.1 ms. Where the files do not exist (not
+    Linux), every CPU counts as free. Inside a container that shares the host's process
+    table the count includes the host's tasks, so this errs towards fewer workers.
     """
     cpus = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
     try:
@@ -71,7 +76,24 @@ def free_cores() -> int:
             runnable = int(loadavg.read().split()[3].split("/")[0])
     except (OSError, IndexError, ValueError):
         return max(1, cpus or 1)
-    return max(1, (cpus or 1) - (runnable - 1))
+    return max(1, (cpus or 1) - max(0, runnable - own_running_threads()))
+
+
+def own_running_threads() -> int:
+    """Threads of this process that are running or runnable (state R), the caller included."""
+    running = 0
+    try:
+        tasks = os.listdir(TASKS)
+    except OSError:
+        return 1
+    for task in tasks:
+        try:
+            with open(os.path.join(TASKS, task, "stat"), "rb") as stat:
+                fields = stat.read()
+        except OSError:  # the thread ended meanwhile
+            continue
+        running += fields[fields.rindex(b")") + 2 : fields.rindex(b")") + 3] == b"R"
+    return max(1, running)
 
 
 def blas_within_free_cores():

@@ -61,14 +61,41 @@ def test_free_cores_counts_the_other_runnable_tasks(tmp_path, monkeypatch, loada
     path = tmp_path / "loadavg"
     path.write_text(loadavg)
     monkeypatch.setattr(parallel, "LOADAVG", str(path))
+    monkeypatch.setattr(parallel, "own_running_threads", lambda: 1)
     monkeypatch.setattr(parallel.os, "sched_getaffinity", lambda pid: cpus)
     assert parallel.free_cores() == expected
 
 
-def test_free_cores_without_the_file(tmp_path, monkeypatch):
+def test_own_running_threads_are_not_counted_as_busy(tmp_path, monkeypatch):
+    """Right after a BLAS call OpenBLAS's worker still spins: runnable, but ours."""
+    path = tmp_path / "loadavg"
+    path.write_text("0.10 0.20 0.30 2/80 123\n")
+    monkeypatch.setattr(parallel, "LOADAVG", str(path))
+    monkeypatch.setattr(parallel, "own_running_threads", lambda: 2)
+    monkeypatch.setattr(parallel.os, "sched_getaffinity", lambda pid: {0, 1})
+    assert parallel.free_cores() == 2
+
+
+def test_own_running_threads_reads_each_threads_state(tmp_path, monkeypatch):
+    states = {"101": "R", "102": "S", "103": "R", "104": "D"}
+    for task, state in states.items():
+        (tmp_path / task).mkdir()
+        # a thread name may hold spaces and parentheses: the state follows the last ")"
+        (tmp_path / task / "stat").write_text(f"{task} (numba (worker) 1) {state} 1 2 3\n")
+    monkeypatch.setattr(parallel, "TASKS", str(tmp_path))
+    assert parallel.own_running_threads() == 2
+
+
+def test_own_running_threads_of_this_process():
+    assert parallel.own_running_threads() >= 1  # the caller runs
+
+
+def test_free_cores_without_the_files(tmp_path, monkeypatch):
     monkeypatch.setattr(parallel, "LOADAVG", str(tmp_path / "absent"))
+    monkeypatch.setattr(parallel, "TASKS", str(tmp_path / "absent"))
     monkeypatch.setattr(parallel.os, "sched_getaffinity", lambda pid: {0, 1, 2, 3})
     assert parallel.free_cores() == 4
+    assert parallel.own_running_threads() == 1
 
 
 @pytest.mark.parametrize(("tiles", "free", "expected"), [
