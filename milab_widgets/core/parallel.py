@@ -14,11 +14,11 @@ hands tiles out as workers become free.
 How many workers (:func:`tile_workers`): at most numba's thread count
 (``numba.set_num_threads``, or ``NUMBA_NUM_THREADS``), at most one per
 :data:`MIN_TILES_PER_WORKER` tiles, and at most the cores that no other process is using at
-the moment of the call (:func:`free_cores`; this process's own threads do not count). The last rule is what keeps the default from
-losing to one thread beside a busy process: on this 2-core machine two workers there share
-one core with it, and the call waits for whichever worker the scheduler left behind (ML-kNN
-on yeast beside one busy process: 36 ms on two workers against 32 ms on one). With one
-worker the tiles run on the calling thread. Either way every tile is computed by the same
+the moment of the call (:func:`free_cores`; this process's own threads do not count). The
+last rule is what keeps the default from losing to one thread beside a busy process: on
+this 2-core machine two workers there share one core with it, and the call waits for
+whichever worker the scheduler left behind (ML-kNN on yeast beside one busy process: 36 ms
+on two workers against 32 ms on one). With one worker the tiles run on the calling thread. Either way every tile is computed by the same
 single-threaded code and the tiles do not depend on the count, so results are identical
 whatever it is (tests/core/test_parallel.py).
 """
@@ -66,17 +66,19 @@ def free_cores() -> int:
     Own threads do not count because they are ours to schedule: right after a BLAS call,
     OpenBLAS's workers are still spinning (yielding), and counting them made the Hausdorff
     matrices on Musk2 run on one worker after a matrix product (wall 1.11x one full GEMM
-    instead of 0.6x). Reading both takes about 0.1 ms. Where the files do not exist (not
-    Linux), every CPU counts as free. Inside a container that shares the host's process
-    table the count includes the host's tasks, so this errs towards fewer workers.
+    instead of 0.72x, bench_inth.py --quick). Reading both takes about 0.1 ms. Where the
+    files do not exist (not Linux), every CPU counts as free. Inside a container that
+    shares the host's process table the count includes the host's tasks, so this errs
+    towards fewer workers.
     """
-    cpus = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
+    cpus = (len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity")
+            else os.cpu_count() or 1)
     try:
         with open(LOADAVG) as loadavg:
             runnable = int(loadavg.read().split()[3].split("/")[0])
     except (OSError, IndexError, ValueError):
-        return max(1, cpus or 1)
-    return max(1, (cpus or 1) - max(0, runnable - own_running_threads()))
+        return cpus
+    return max(1, cpus - max(0, runnable - own_running_threads()))
 
 
 def own_running_threads() -> int:
@@ -92,7 +94,8 @@ def own_running_threads() -> int:
                 fields = stat.read()
         except OSError:  # the thread ended meanwhile
             continue
-        running += fields[fields.rindex(b")") + 2 : fields.rindex(b")") + 3] == b"R"
+        state = fields.rindex(b")") + 2  # the name, in parentheses, may hold any byte
+        running += fields[state : state + 1] == b"R"
     return max(1, running)
 
 

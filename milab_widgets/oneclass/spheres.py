@@ -17,10 +17,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
-from sklearn.metrics.pairwise import rbf_kernel
 
-from milab_widgets.core.parallel import blas_within_free_cores
-from milab_widgets.oneclass.svdd import DualSolution, solve_svdd_dual
+from milab_widgets.oneclass.svdd import (
+    DualSolution,
+    solve_svdd_dual,
+    squared_distances_to_centres,
+)
 
 __all__ = ["Spheres", "bootstrap_counts", "fit_sphere"]
 
@@ -126,9 +128,8 @@ class Spheres:
         ndarray of shape (n_samples, M)
             One column per sphere.
         """
-        with blas_within_free_cores():
-            cross = rbf_kernel(X, self.support_vectors, gamma=self.gamma) @ self.duals
-        return np.maximum(1.0 - 2.0 * cross + self.center_sq_norms, 0.0)
+        return squared_distances_to_centres(X, self.support_vectors, self.gamma, self.duals,
+                                            self.center_sq_norms)
 
     def distances(self, X: np.ndarray) -> np.ndarray:
         """Distance of each row to each centre, d_k(x) = ||phi(x) - a_k|| (the paper's eq. 15).

@@ -52,7 +52,7 @@ the radius the computed duals support, not a guaranteed cover of the exact spher
 from __future__ import annotations
 
 from dataclasses import dataclass
-from numbers import Integral, Real
+from numbers import Integral
 import warnings
 
 import numpy as np
@@ -112,6 +112,16 @@ def solve_svdd_dual(X, gamma: float, C: float, weights: np.ndarray, tol: float =
     center_sq_norm = C * C * float(beta @ grad)
     radius_sq = 1.0 - 2.0 * C * (rho - tol) + center_sq_norm  # R_rho^2 + 2 C tol
     return DualSolution(C * beta, radius_sq, center_sq_norm, int(n_iter), bool(converged))
+
+
+def squared_distances_to_centres(X, support_vectors, gamma: float, duals, center_sq_norms):
+    """||phi(x) - a||^2 = K(x, x) - 2 sum_i a_i K(x_i, x) + ||a||^2 with the RBF kernel
+    (K(x, x) = 1), clipped at 0 against rounding, for one centre (``duals`` of shape
+    (n_sv,)) or several (``duals`` (n_sv, M), ``center_sq_norms`` (M,)). The kernel
+    product uses BLAS on the free cores only (:mod:`milab_widgets.core.parallel`)."""
+    with blas_within_free_cores():
+        cross = rbf_kernel(X, support_vectors, gamma=gamma) @ duals
+    return np.maximum(1.0 - 2.0 * cross + center_sq_norms, 0.0)
 
 
 def _threshold(beta, grad, upper) -> float:
@@ -268,9 +278,8 @@ class SVDD(ScoreOffsetOutlierMixin, BaseEstimator):
             K(x, x) - 2 sum_i a_i K(x_i, x) + ||a||^2 for each row.
         """
         X = check_features(self, X, reset=False)
-        with blas_within_free_cores():
-            cross = rbf_kernel(X, self.support_vectors_, gamma=float(self.gamma)) @ self.dual_coef_
-        return np.maximum(1.0 - 2.0 * cross + self.center_sq_norm_, 0.0)
+        return squared_distances_to_centres(X, self.support_vectors_, float(self.gamma),
+                                            self.dual_coef_, self.center_sq_norm_)
 
     def score_samples(self, X) -> np.ndarray:
         """Normality score -||phi(x) - a||^2: the higher, the more normal.
