@@ -20,6 +20,7 @@ import socket
 from importlib.resources import files
 from pathlib import Path
 
+from milab_widgets.data.home import pin_data_home
 from milab_widgets.exceptions import MilabError
 
 __all__ = ["APP_NOTEBOOK", "DEFAULT_PORT", "serve", "voila_arguments"]
@@ -63,5 +64,6 @@ def serve(port: int = DEFAULT_PORT) -> None:
     except ImportError:
         raise AppError("Voilà is not installed: pip install voila (a dependency of "
                        "milab-widgets; reinstall it).") from None
+    pin_data_home()  # Voila's kernels start in the package's folder
     print(f"milab app: the lab at http://{HOST}:{port}/ (Ctrl+C stops it)", flush=True)
     Voila.launch_instance(argv=voila_arguments(port))

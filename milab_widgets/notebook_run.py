@@ -26,6 +26,7 @@ import time
 from pathlib import Path
 
 from milab_widgets.atomic import write_text_atomically
+from milab_widgets.data.home import pin_data_home
 from milab_widgets.papers import (
     KERNEL_LOG,
     KERNEL_PID,
@@ -78,6 +79,7 @@ def execute(paper: str, folder: Path, quick: bool, seed: int) -> None:
 
     from milab_widgets.kernel_watch import ENGINE_NAME
 
+    pin_data_home()  # the kernel starts in the output folder
     papermill.execute_notebook(
         str(notebooks_dir() / PAPERS[paper]), str(folder / PAPERS[paper]),
         parameters={"quick": quick, "seed": seed, "output_dir": str(folder)},
