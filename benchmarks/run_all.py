@@ -100,7 +100,11 @@ def _threads(r):
     rows = []
     for row in r["rows"]:
         state = "loaded" if row["loaded"] else "idle"
-        rows.append((f"[{state}] {row['kernel']}: default / one thread (medians)",
+        paired = row["paired"]
+        low, high = paired["interval"]
+        rows.append((f"[{state}] {row['kernel']}: default / one thread (medians; paired "
+                     f"{paired['geometric_mean']:.2f} [{low:.2f}, {high:.2f}], Holm p slower "
+                     f"{paired['p_default_slower_holm']:.2f})",
                      row["default_over_one_thread"], "<= 1.0"))
         if "default_over_floor" in row:
             rows.append((f"[{state}] ML-kNN default / sklearn kneighbors floor (medians)",

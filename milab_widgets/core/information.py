@@ -28,7 +28,7 @@ from numba import njit
 from milab_widgets.core.parallel import run_tiles
 
 #: Variables per tile of :func:`label_joint_entropies` (a tile costs about n x 32 count
-#: updates: ~0.1 ms for 2000 samples, far above the pool's ~20 microseconds a tile).
+#: updates: ~0.1 ms for 2000 samples, far above the cost of handing a tile to a worker).
 _VARIABLES_PER_TILE = 32
 #: Rows of the pair matrix per tile of :func:`pairwise_mutual_information` (rows near the
 #: top cost more: row a has m - a - 1 pairs; small tiles let the pool even that out).

@@ -7,28 +7,32 @@ for a while after each product and take the core the numba loop (or another proc
 and the two pools wait for each other at every tile. Measured before this module (ML-kNN
 fit + predict_proba on yeast, median of 15, benchmarks/bench_threads.py has the current
 numbers): 51 ms with the default threads against 27 ms with one numba thread on an idle
-machine, 80 ms against 34 ms beside one busy process. Here a call forks once and joins once;
-a worker that shares its core with another process just takes fewer tiles, because the pool
-hands tiles out as workers become free.
+machine, 80 ms against 34 ms beside one busy process. Here a call hands work to its helpers
+once and waits for them once; a worker that shares its core with another process just takes
+fewer tiles, because each worker takes the next free tile as it finishes one.
 
-How many workers (:func:`tile_workers`): at most numba's thread count
+How many workers (:func:`worker_limit`, :func:`run_tiles`): at most numba's thread count
 (``numba.set_num_threads``, or ``NUMBA_NUM_THREADS``), at most one per
-:data:`MIN_TILES_PER_WORKER` tiles, and at most the cores that no other process is using at
-the moment of the call (:func:`free_cores`; this process's own threads do not count). The
-last rule is what keeps the default from losing to one thread beside a busy process: on
+:data:`MIN_TILES_PER_WORKER` tiles, and at most the cores that no other process is using
+(:func:`free_cores`, counted again before each tile the calling thread takes; this
+process's own threads do not count). The last rule is what keeps the default from losing to one thread beside a busy process: on
 this 2-core machine two workers there share one core with it, and the call waits for
 whichever worker the scheduler left behind (ML-kNN on yeast beside one busy process: 36 ms
-on two workers against 32 ms on one). With one worker the tiles run on the calling thread. Either way every tile is computed by the same
-single-threaded code and the tiles do not depend on the count, so results are identical
-whatever it is (tests/core/test_parallel.py).
+on two workers against 32 ms on one). The calling thread is one of the workers; with one
+worker it runs every tile. Either way every tile is computed by the same single-threaded
+code and the tiles do not depend on the count, so results are identical whatever it is
+(tests/core/test_parallel.py).
 """
 
 from __future__ import annotations
 
+import itertools
 import os
 import threading
+import time
 from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
+from contextlib import contextmanager
 from functools import cache
 
 import numba
@@ -41,6 +45,9 @@ MIN_TILES_PER_WORKER = 2
 #: The kernel's count of runnable tasks, and this process's threads (Linux).
 LOADAVG = "/proc/loadavg"
 TASKS = "/proc/self/task"
+#: Seconds an answer of :func:`free_cores` is reused (see there).
+FREE_CORES_REUSE_SECONDS = 0.02
+_last_count = (-float("inf"), 1)  # (time.monotonic() when counted, free cores)
 
 
 @cache
@@ -50,12 +57,51 @@ def _blas_controller() -> ThreadpoolController:
     return ThreadpoolController()
 
 
+_single_blas = {"holders": 0, "limiter": None}
+_single_blas_lock = threading.Lock()
+
+
+@contextmanager
 def single_threaded_blas():
-    """Context manager: every BLAS call on one thread for the duration."""
-    return _blas_controller().limit(limits=1, user_api="blas")
+    """Context manager: every BLAS call on one thread for the duration.
+
+    The limit is the process's, so calls from several threads at once share it: the first
+    to enter sets it and the last to leave restores what was there before. (Each restoring
+    what it found would leave BLAS on one thread for good when they overlap: the second to
+    enter finds 1.)
+    """
+    with _single_blas_lock:
+        if _single_blas["holders"] == 0:
+            _single_blas["limiter"] = _blas_controller().limit(limits=1, user_api="blas")
+        _single_blas["holders"] += 1
+    try:
+        yield
+    finally:
+        with _single_blas_lock:
+            _single_blas["holders"] -= 1
+            if _single_blas["holders"] == 0:
+                _single_blas["limiter"].restore_original_limits()
 
 
 def free_cores() -> int:
+    """:func:`count_free_cores`, reused for :data:`FREE_CORES_REUSE_SECONDS`.
+
+    The count is one instantaneous sample of the scheduler's queue either way, and a kernel
+    called in a loop (nearest_bags' blocks, MFSEF's partitions, cross-validation folds)
+    would otherwise pay for it every call: about 0.1 ms with cold caches, measured beside a
+    busy process, which made PMU's label entropies (4.4 ms) 3 % slower at default threads
+    than on one thread (benchmarks/bench_threads.py).
+    """
+    global _last_count
+    counted_at, free = _last_count
+    now = time.monotonic()
+    if now - counted_at > FREE_CORES_REUSE_SECONDS:
+        free = count_free_cores()
+        _last_count = (now, free)
+    return free
+
+
+def count_free_cores() -> int:
     """Cores this process may use that no other process is using now (at least 1).
 
     The CPUs of the process's affinity mask less the other processes' tasks that are
@@ -66,37 +112,52 @@ def free_cores() -> int:
     Own threads do not count because they are ours to schedule: right after a BLAS call,
     OpenBLAS's workers are still spinning (yielding), and counting them made the Hausdorff
     matrices on Musk2 run on one worker after a matrix product (wall 1.11x one full GEMM
-    instead of 0.72x, bench_inth.py --quick). Reading both takes about 0.1 ms. Where the
-    files do not exist (not Linux), every CPU counts as free. Inside a container that
-    shares the host's process table the count includes the host's tasks, so this errs
-    towards fewer workers.
+    instead of 0.72x, bench_inth.py --quick). Where the files do not exist (not Linux),
+    every CPU counts as free. Inside a container that shares the host's process table the
+    count includes the host's tasks, so this errs towards fewer workers. Cost: about 30
+    microseconds with three threads (one read of ``/proc/loadavg``, a directory listing,
+    one read per other thread; the threads are not read when the caller is the only
+    runnable task).
     """
     cpus = (len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity")
             else os.cpu_count() or 1)
     try:
-        with open(LOADAVG) as loadavg:
-            runnable = int(loadavg.read().split()[3].split("/")[0])
+        runnable = int(_read(LOADAVG).split()[3].split(b"/")[0])
     except (OSError, IndexError, ValueError):
         return cpus
-    return max(1, cpus - max(0, runnable - own_running_threads()))
+    others = runnable - own_running_threads() if runnable > 1 else 0
+    return max(1, cpus - max(0, others))
 
 
 def own_running_threads() -> int:
-    """Threads of this process that are running or runnable (state R), the caller included."""
-    running = 0
+    """Threads of this process that are running or runnable (state R): the calling thread
+    (running by definition, its file is not read) and every other thread in state R."""
+    caller = str(threading.get_native_id())
+    running = 1
     try:
         tasks = os.listdir(TASKS)
     except OSError:
-        return 1
+        return running
     for task in tasks:
+        if task == caller:
+            continue
         try:
-            with open(os.path.join(TASKS, task, "stat"), "rb") as stat:
-                fields = stat.read()
+            fields = _read(os.path.join(TASKS, task, "stat"))
         except OSError:  # the thread ended meanwhile
             continue
         state = fields.rindex(b")") + 2  # the name, in parentheses, may hold any byte
         running += fields[state : state + 1] == b"R"
-    return max(1, running)
+    return running
+
+
+def _read(path: str) -> bytes:
+    """The first 4 KiB of a /proc file, read with one system call (a third of the cost of
+    ``open().read()``, which builds a buffered text reader each time)."""
+    descriptor = os.open(path, os.O_RDONLY)
+    try:
+        return os.read(descriptor, 4096)
+    finally:
+        os.close(descriptor)
 
 
 def blas_within_free_cores():
@@ -106,37 +167,75 @@ def blas_within_free_cores():
     return _blas_controller().limit(limits=free_cores(), user_api="blas")
 
 
-def tile_workers(n_tiles: int) -> int:
-    """Workers a call of ``n_tiles`` tiles runs on: numba's thread count, limited to one
-    per :data:`MIN_TILES_PER_WORKER` tiles and to the :func:`free_cores` (at least 1)."""
-    limit = min(numba.get_num_threads(), n_tiles // MIN_TILES_PER_WORKER)
-    return max(1, min(limit, free_cores()) if limit > 1 else 1)
+def worker_limit(n_tiles: int) -> int:
+    """Most workers a call of ``n_tiles`` tiles may use: numba's thread count, at most one
+    per :data:`MIN_TILES_PER_WORKER` tiles (at least 1). :func:`run_tiles` also keeps them
+    to the :func:`free_cores`."""
+    return max(1, min(numba.get_num_threads(), n_tiles // MIN_TILES_PER_WORKER))
 
 
 def run_tiles(tiles: Sequence, work: Callable[[object, list], None], dtype=np.float64) -> None:
-    """``work(tile, scratch)`` for every tile, BLAS on one thread, on :func:`tile_workers`
-    threads.
+    """``work(tile, scratch)`` for every tile, BLAS on one thread, on up to
+    :func:`worker_limit` threads, and no more than the :func:`free_cores`: the calling
+    thread and helpers from a pool kept for the process.
 
-    ``scratch`` is a one-element list holding a reusable buffer of ``dtype`` for the tile's
-    Gram block (:func:`milab_widgets.core.gram.product_into`), one per worker; kernels
-    without a Gram block ignore it. The tiles
-    must write disjoint outputs: no lock is taken. ``work`` should release the GIL for most
-    of its time (BLAS products and ``nogil`` numba kernels do), or the workers take turns.
+    Each worker takes the next tile not yet taken until none is left (a worker that shares
+    its core with another process just takes fewer). The calling thread reads
+    :func:`free_cores` again before each tile it takes and brings in a helper whenever more
+    workers may run than run now: a core that was busy at the start of a long call (a
+    kernel thread's moment on the CPU is enough) joins as soon as it is counted free again
+    (:data:`FREE_CORES_REUSE_SECONDS`). ``scratch`` is a one-element list holding a reusable
+    buffer of ``dtype`` for the tile's Gram block
+    (:func:`milab_widgets.core.gram.product_into`), one per worker; kernels without a Gram
+    block ignore it. The tiles must write disjoint outputs: no lock is taken. ``work``
+    should release the GIL for most of its time (BLAS products and ``nogil`` numba kernels
+    do), or the workers take turns. A tile's error is raised once every worker has stopped.
+    Calls from several threads at once share the helpers; a call whose helpers are all busy
+    runs its tiles on its own thread, and never waits for a helper to start (so a tile may
+    itself call this function).
     """
-    workers = tile_workers(len(tiles))
+    limit = worker_limit(len(tiles))
+    next_index = itertools.count()  # next() is atomic under the GIL: no tile taken twice
+    helpers = []
+
+    def bring_in_helpers(index: int) -> None:
+        while (index + 1 < len(tiles) and len(helpers) + 1 < limit
+               and len(helpers) + 1 < free_cores()):
+            helpers.append(_helper_pool().submit(_take_tiles, tiles, work, dtype, next_index))
+
     with single_threaded_blas():
-        if workers == 1:
-            scratch = [np.empty(0, dtype)]
-            for tile in tiles:
-                work(tile, scratch)
+        try:
+            _take_tiles(tiles, work, dtype, next_index, bring_in_helpers)
+        finally:
+            for helper in helpers:
+                if not helper.cancel():  # a helper not yet started (all busy) is not needed
+                    helper.result()
+
+
+def _take_tiles(tiles, work, dtype, next_index, before_each=None) -> None:
+    """One worker of :func:`run_tiles`: the next tile not yet taken, until none is left.
+
+    A module-level function, not a closure of run_tiles: a closure that submits itself is
+    a reference cycle, which kept every call's tiles and outputs (the Hausdorff matrices)
+    alive until the garbage collector ran (nearest_bags on 8,000 bags: 1 GiB resident
+    instead of 0.3)."""
+    scratch = [np.empty(0, dtype)]
+    for index in next_index:
+        if index >= len(tiles):
             return
-        own = threading.local()
+        if before_each is not None:
+            before_each(index)
+        work(tiles[index], scratch)
 
-        def run(tile):
-            if not hasattr(own, "scratch"):
-                own.scratch = [np.empty(0, dtype)]
-            work(tile, own.scratch)
 
-        with ThreadPoolExecutor(workers) as pool:
-            for _ in pool.map(run, tiles):
-                pass
+@cache
+def _helper_pool() -> ThreadPoolExecutor:
+    """The helper threads of :func:`run_tiles`, started on first use and kept: starting two
+    threads and joining them costs about 0.3 ms here, a pool made per call about 1 ms (a
+    fifth of PMU's 4 ms label entropies), handing a kept helper its work about 30 us."""
+    return ThreadPoolExecutor(max(1, (os.cpu_count() or 2) - 1),
+                              thread_name_prefix="milab-tiles")
+
+
+# A forked child has none of the parent's threads: its pool would wait for them forever.
+os.register_at_fork(after_in_child=_helper_pool.cache_clear)

@@ -1,7 +1,12 @@
 """core.parallel: the tile pool's rules, and every tiled kernel's result identical for one
 thread and for two (the tiles, not the thread count, fix the arithmetic)."""
 
+import gc
+import os
+import signal
 import threading
+import time
+import weakref
 
 import numba
 import numpy as np
@@ -16,20 +21,21 @@ from milab_widgets.core.neighbors import nearest_neighbors
 
 
 @pytest.fixture
-def workers_chosen(monkeypatch):
-    """Two workers whatever else the machine runs (CI runs tests beside a busy process);
-    the list of the worker counts that calls chose."""
+def helpers_brought_in(monkeypatch):
+    """Two free cores whatever else the machine runs (CI runs tests beside a busy process);
+    the list of the helpers that calls brought in (one entry per helper)."""
     if numba.config.NUMBA_NUM_THREADS < 2:
         pytest.skip("numba has a single thread here (NUMBA_NUM_THREADS=1)")
     monkeypatch.setattr(parallel, "free_cores", lambda: 2)
-    chosen, choose = [], parallel.tile_workers
+    brought_in, pool = [], parallel._helper_pool()
 
-    def recorded(n_tiles):
-        chosen.append(choose(n_tiles))
-        return chosen[-1]
+    class CountedPool:
+        def submit(self, *args):
+            brought_in.append(threading.get_native_id())
+            return pool.submit(*args)
 
-    monkeypatch.setattr(parallel, "tile_workers", recorded)
-    return chosen
+    monkeypatch.setattr(parallel, "_helper_pool", CountedPool)
+    return brought_in
 
 
 def _with_threads(count, function):
@@ -41,11 +47,12 @@ def _with_threads(count, function):
         numba.set_num_threads(previous)
 
 
-def _same_for_one_and_two_threads(function, chosen):
+def _same_for_one_and_two_threads(function, brought_in):
     one = _with_threads(1, function)
-    del chosen[:]
+    assert not brought_in  # one thread: no helper
     two = _with_threads(2, function)
-    assert 2 in chosen  # the two-thread call did run tiles on the pool
+    assert brought_in  # the two-thread call did run tiles on a helper
+    del brought_in[:]
     for a, b in zip(one, two, strict=True):
         np.testing.assert_array_equal(a, b)
 
@@ -65,7 +72,7 @@ def test_free_cores_counts_the_other_runnable_tasks(tmp_path, monkeypatch, loada
     monkeypatch.setattr(parallel, "LOADAVG", str(path))
     monkeypatch.setattr(parallel, "own_running_threads", lambda: 1)
     monkeypatch.setattr(parallel.os, "sched_getaffinity", lambda pid: cpus)
-    assert parallel.free_cores() == expected
+    assert parallel.count_free_cores() == expected
 
 
 def test_own_running_threads_are_not_counted_as_busy(tmp_path, monkeypatch):
@@ -75,37 +82,61 @@ def test_own_running_threads_are_not_counted_as_busy(tmp_path, monkeypatch):
     monkeypatch.setattr(parallel, "LOADAVG", str(path))
     monkeypatch.setattr(parallel, "own_running_threads", lambda: 2)
     monkeypatch.setattr(parallel.os, "sched_getaffinity", lambda pid: {0, 1})
-    assert parallel.free_cores() == 2
+    assert parallel.count_free_cores() == 2
 
 
 def test_own_running_threads_reads_each_threads_state(tmp_path, monkeypatch):
-    states = {"101": "R", "102": "S", "103": "R", "104": "D"}
+    """The caller counts as running without its file being read (here it says "S")."""
+    caller = str(threading.get_native_id())
+    states = {"101": "R", "102": "S", "103": "R", "104": "D", caller: "S"}
     for task, state in states.items():
         (tmp_path / task).mkdir()
         # a thread name may hold spaces and parentheses: the state follows the last ")"
         (tmp_path / task / "stat").write_text(f"{task} (numba (worker) 1) {state} 1 2 3\n")
     monkeypatch.setattr(parallel, "TASKS", str(tmp_path))
-    assert parallel.own_running_threads() == 2
+    assert parallel.own_running_threads() == 3
+
+
+def test_threads_are_not_read_when_only_the_caller_runs(tmp_path, monkeypatch):
+    path = tmp_path / "loadavg"
+    path.write_text("0.10 0.20 0.30 1/80 123\n")
+    monkeypatch.setattr(parallel, "LOADAVG", str(path))
+    monkeypatch.setattr(parallel, "own_running_threads", lambda: pytest.fail("read threads"))
+    monkeypatch.setattr(parallel.os, "sched_getaffinity", lambda pid: {0, 1})
+    assert parallel.count_free_cores() == 2
 
 
 def test_free_cores_without_the_files(tmp_path, monkeypatch):
     monkeypatch.setattr(parallel, "LOADAVG", str(tmp_path / "absent"))
     monkeypatch.setattr(parallel, "TASKS", str(tmp_path / "absent"))
     monkeypatch.setattr(parallel.os, "sched_getaffinity", lambda pid: {0, 1, 2, 3})
-    assert parallel.free_cores() == 4
+    assert parallel.count_free_cores() == 4
     assert parallel.own_running_threads() == 1
+
+
+def test_free_cores_reuses_a_fresh_count(monkeypatch):
+    clock, counts = [100.0], iter([2, 1])
+    monkeypatch.setattr(parallel.time, "monotonic", lambda: clock[0])
+    monkeypatch.setattr(parallel, "count_free_cores", lambda: next(counts))
+    monkeypatch.setattr(parallel, "_last_count", (-float("inf"), 1))
+    assert parallel.free_cores() == 2
+    clock[0] += parallel.FREE_CORES_REUSE_SECONDS / 2
+    assert parallel.free_cores() == 2           # reused: not counted again
+    clock[0] += parallel.FREE_CORES_REUSE_SECONDS
+    assert parallel.free_cores() == 1           # stale: counted again
 
 
 @pytest.mark.parametrize(("tiles", "free", "expected"), [
     (1, 8, 1), (3, 8, 1), (4, 8, 2), (40, 8, 2), (40, 1, 1)])
-def test_tile_workers_take_the_smallest_limit(monkeypatch, tiles, free, expected):
-    if numba.config.NUMBA_NUM_THREADS < 2:
-        pytest.skip("numba has a single thread here (NUMBA_NUM_THREADS=1)")
+def test_workers_take_the_smallest_limit(helpers_brought_in, monkeypatch, tiles, free,
+                                         expected):
+    """Numba's 2 threads, one worker per two tiles, the free cores: the smallest wins."""
     monkeypatch.setattr(parallel, "free_cores", lambda: free)
-    assert _with_threads(2, lambda: parallel.tile_workers(tiles)) == expected
+    _with_threads(2, lambda: parallel.run_tiles(range(tiles), lambda tile, scratch: None))
+    assert len(helpers_brought_in) == expected - 1
 
 
-def test_run_tiles_runs_every_tile_once_with_a_buffer_per_worker(workers_chosen):
+def test_run_tiles_runs_every_tile_once_with_a_buffer_per_worker(helpers_brought_in):
     seen, buffers, found_empty = [], set(), []
     lock = threading.Lock()
 
@@ -117,13 +148,36 @@ def test_run_tiles_runs_every_tile_once_with_a_buffer_per_worker(workers_chosen)
         scratch[0] = np.empty(tile + 1)  # a worker's buffer outlives its tiles
 
     _with_threads(2, lambda: parallel.run_tiles(range(20), work))
-    assert workers_chosen == [2]
+    assert len(helpers_brought_in) == 1  # two workers: the caller and one helper
     assert sorted(seen) == list(range(20))
     assert len(buffers) in (1, 2)  # one per worker that took a tile
     assert sum(found_empty) == len(buffers)  # each buffer starts empty once, then is reused
 
 
-def test_run_tiles_raises_a_tiles_error(workers_chosen):
+def test_run_tiles_keeps_nothing_alive(helpers_brought_in):
+    """A call's work (and the outputs it writes) is freed when the call returns, without
+    waiting for the garbage collector (a reference cycle kept them)."""
+    class Output:
+        pass
+
+    def call_once():
+        output = Output()
+
+        def work(tile, scratch, output=output):
+            time.sleep(0.001)
+
+        _with_threads(2, lambda: parallel.run_tiles(range(8), work))
+        return weakref.ref(output)
+
+    gc.disable()
+    try:
+        assert call_once()() is None
+    finally:
+        gc.enable()
+    assert helpers_brought_in  # a helper took part
+
+
+def test_run_tiles_raises_a_tiles_error(helpers_brought_in):
     def work(tile, scratch):
         if tile == 7:
             raise ValueError("tile 7")
@@ -132,12 +186,81 @@ def test_run_tiles_raises_a_tiles_error(workers_chosen):
         _with_threads(2, lambda: parallel.run_tiles(range(10), work))
 
 
-def test_blas_is_single_threaded_inside_the_tiles(workers_chosen):
+@pytest.mark.timeout(60)
+@pytest.mark.skipif(not hasattr(os, "fork"), reason="needs os.fork")
+def test_a_forked_child_runs_tiles_on_helpers_of_its_own(helpers_brought_in):
+    """A child has none of its parent's threads; a pool carried over would wait forever."""
+    _with_threads(2, lambda: parallel.run_tiles(range(8), lambda tile, scratch: None))
+    child = os.fork()
+    if child == 0:  # pragma: no cover - the child reports through its exit status
+        signal.alarm(20)  # a hang ends the child by SIGALRM
+        taken = []
+        _with_threads(2, lambda: parallel.run_tiles(range(8), lambda tile, scratch:
+                                                    taken.append(tile)))
+        os._exit(0 if sorted(taken) == list(range(8)) else 1)
+    _, status = os.waitpid(child, 0)
+    assert os.waitstatus_to_exitcode(status) == 0
+    assert len(helpers_brought_in) == 1  # the parent's call used a helper
+
+
+@pytest.mark.timeout(60)
+def test_a_tile_may_run_tiles_itself(helpers_brought_in):
+    """The inner call finds every helper busy (one of them runs the outer tile) and must not
+    wait for one to start."""
+    inner = []
+
+    def outer(tile, scratch):
+        parallel.run_tiles(range(4), lambda inner_tile, _: inner.append((tile, inner_tile)))
+
+    _with_threads(2, lambda: parallel.run_tiles(range(2 * (os.cpu_count() or 2)), outer))
+    assert sorted(inner) == [(t, i) for t in range(2 * (os.cpu_count() or 2)) for i in range(4)]
+
+
+def test_a_core_freed_during_a_call_joins_it(monkeypatch):
+    """A core busy at the start (a kernel thread's moment) helps once it is counted free."""
+    if numba.config.NUMBA_NUM_THREADS < 2:
+        pytest.skip("numba has a single thread here (NUMBA_NUM_THREADS=1)")
+    counts = iter([1, 1, 1] + [2] * 100)
+    monkeypatch.setattr(parallel, "free_cores", lambda: next(counts))
+    workers = []
+    lock = threading.Lock()
+
+    def work(tile, scratch):
+        with lock:
+            workers.append((tile, threading.get_native_id()))
+        time.sleep(0.01)
+
+    _with_threads(2, lambda: parallel.run_tiles(range(12), work))
+    caller = threading.get_native_id()
+    assert [thread for tile, thread in sorted(workers)[:3]] == [caller] * 3
+    assert {thread for _, thread in workers} - {caller}  # a helper took later tiles
+
+
+def _blas_threads():
     from threadpoolctl import threadpool_info
 
+    return {info["num_threads"] for info in threadpool_info() if info["user_api"] == "blas"}
+
+
+def test_overlapping_limits_restore_the_blas_threads():
+    """Two callers whose limits overlap (threads of a Dask worker) leave BLAS as it was."""
+    from threadpoolctl import threadpool_limits
+
+    with threadpool_limits(2, user_api="blas"):
+        before = _blas_threads()
+        first, second = parallel.single_threaded_blas(), parallel.single_threaded_blas()
+        first.__enter__()
+        second.__enter__()
+        first.__exit__(None, None, None)
+        assert _blas_threads() == {1}  # the second still runs its tiles
+        second.__exit__(None, None, None)
+        assert _blas_threads() == before
+
+
+def test_blas_is_single_threaded_inside_the_tiles(helpers_brought_in):
     counts = []
     _with_threads(2, lambda: parallel.run_tiles(range(4), lambda tile, scratch: counts.append(
-        {info["num_threads"] for info in threadpool_info() if info["user_api"] == "blas"})))
+        _blas_threads())))
     assert counts and all(count == {1} for count in counts)
 
 
@@ -148,25 +271,25 @@ def _random_bags(rng, n_bags, d):
     return rng.normal(size=(offsets[-1], d)), offsets
 
 
-def test_hausdorff_matrices(workers_chosen):
+def test_hausdorff_matrices(helpers_brought_in):
     rng = np.random.default_rng(0)
     x, x_offsets = _random_bags(rng, 500, 12)  # 2350 instances: 5 panels of 512 rows
     y, y_offsets = _random_bags(rng, 480, 12)  # > 2048 instances: x panels stay 512 rows
-    _same_for_one_and_two_threads(lambda: hausdorff_matrices(x, x_offsets), workers_chosen)
+    _same_for_one_and_two_threads(lambda: hausdorff_matrices(x, x_offsets), helpers_brought_in)
     _same_for_one_and_two_threads(lambda: hausdorff_matrices(x, x_offsets, y, y_offsets),
-                                  workers_chosen)
+                                  helpers_brought_in)
 
 
 @pytest.mark.parametrize("sparse", [False, True])
-def test_nearest_neighbors(workers_chosen, sparse):
+def test_nearest_neighbors(helpers_brought_in, sparse):
     rng = np.random.default_rng(1)
     X = rng.integers(0, 3, size=(1100, 8)).astype(float)  # ties; 9 tiles of 128 rows
     X = scipy.sparse.csr_matrix(X) if sparse else X
     _same_for_one_and_two_threads(lambda: nearest_neighbors(X, X, 7, exclude_self=True),
-                                  workers_chosen)
+                                  helpers_brought_in)
 
 
-def test_smallest_per_column(workers_chosen):
+def test_smallest_per_column(helpers_brought_in):
     distances = np.random.default_rng(2).integers(0, 5, size=(3000, 200)).astype(float)
     out = (np.empty((200, 6)), np.empty((200, 6), np.int64))
 
@@ -174,10 +297,10 @@ def test_smallest_per_column(workers_chosen):
         smallest_per_column(distances, 6, -1, *out)
         return out[0].copy(), out[1].copy()
 
-    _same_for_one_and_two_threads(scan, workers_chosen)
+    _same_for_one_and_two_threads(scan, helpers_brought_in)
 
 
-def test_information_kernels(workers_chosen):
+def test_information_kernels(helpers_brought_in):
     rng = np.random.default_rng(3)
     codes = rng.integers(0, 3, size=(200, 300)).astype(np.int64)
     states = np.full(200, 3, dtype=np.int64)
@@ -187,6 +310,6 @@ def test_information_kernels(workers_chosen):
     members = np.arange(0, 200, 3, dtype=np.int64)
     _same_for_one_and_two_threads(
         lambda: label_joint_entropies(codes, states, indptr, indices, totals),
-        workers_chosen)
+        helpers_brought_in)
     _same_for_one_and_two_threads(
-        lambda: (pairwise_mutual_information(codes, states, members),), workers_chosen)
+        lambda: (pairwise_mutual_information(codes, states, members),), helpers_brought_in)

@@ -278,8 +278,9 @@ N_LIMITED = 16_000
 HEADROOM_GIB = 0.5
 
 LIMITED_RUN = textwrap.dedent("""
-    import resource, sys, time
+    import os, resource, sys, time
     import numpy as np
+    import milab_widgets.core.parallel as parallel
     from milab_widgets.data.bags import BagDataset
     from milab_widgets.mil import nearest_bags
 
@@ -292,7 +293,12 @@ LIMITED_RUN = textwrap.dedent("""
     rng = np.random.default_rng(0)
     offsets = np.concatenate([[0], np.cumsum(rng.integers(2, 4, n))])
     bags = BagDataset(rng.uniform(0, 100, (offsets[-1], 2)), offsets)
-    nearest_bags(bags[:64], n_neighbors=3, block_size=16)  # kernels loaded, threads started
+    nearest_bags(bags[:64], n_neighbors=3, block_size=16)  # kernels loaded
+    # every tile helper started now (threads start on first use, each reserving address
+    # space): the call below may bring them in whatever the load is then
+    counted, parallel.free_cores = parallel.free_cores, lambda: os.cpu_count()
+    parallel.run_tiles(range(64), lambda tile, scratch: time.sleep(0.001))
+    parallel.free_cores = counted
     limit = int(vm_bytes("VmSize") + headroom)
     resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
     assert n * n * 8 > 1.5 * limit, (n, limit)
