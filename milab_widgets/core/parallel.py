@@ -189,31 +189,36 @@ def run_tiles(tiles: Sequence, work: Callable[[object, list], None], dtype=np.fl
     (:func:`milab_widgets.core.gram.product_into`), one per worker; kernels without a Gram
     block ignore it. The tiles must write disjoint outputs: no lock is taken. ``work``
     should release the GIL for most of its time (BLAS products and ``nogil`` numba kernels
-    do), or the workers take turns. A tile's error is raised once every worker has stopped.
+    do), or the workers take turns. A tile's error (or an interrupt) stops every worker after
+the tile it holds, and is raised once they all have.
     Calls from several threads at once share the helpers; a call whose helpers are all busy
     runs its tiles on its own thread, and never waits for a helper to start (so a tile may
     itself call this function).
     """
     limit = worker_limit(len(tiles))
     next_index = itertools.count()  # next() is atomic under the GIL: no tile taken twice
+    stopped = []  # not empty once a worker failed (or was interrupted): the others stop too
     helpers = []
 
     def bring_in_helpers(index: int) -> None:
         while (index + 1 < len(tiles) and len(helpers) + 1 < limit
                and len(helpers) + 1 < free_cores()):
-            helpers.append(_helper_pool().submit(_take_tiles, tiles, work, dtype, next_index))
+            helpers.append(_helper_pool().submit(_take_tiles, tiles, work, dtype, next_index,
+                                                 stopped))
 
     with single_threaded_blas():
         try:
-            _take_tiles(tiles, work, dtype, next_index, bring_in_helpers)
+            _take_tiles(tiles, work, dtype, next_index, stopped, bring_in_helpers)
         finally:
             for helper in helpers:
                 if not helper.cancel():  # a helper not yet started (all busy) is not needed
                     helper.result()
 
 
-def _take_tiles(tiles, work, dtype, next_index, before_each=None) -> None:
-    """One worker of :func:`run_tiles`: the next tile not yet taken, until none is left.
+def _take_tiles(tiles, work, dtype, next_index, stopped: list, before_each=None) -> None:
+    """One worker of :func:`run_tiles`: the next tile not yet taken, until none is left or
+    another worker has stopped on an error (a KeyboardInterrupt in the calling thread
+    included: the helpers then finish only the tiles they hold).
 
     A module-level function, not a closure of run_tiles: a closure that submits itself is
     a reference cycle, which kept every call's tiles and outputs (the Hausdorff matrices)
@@ -221,11 +226,15 @@ def _take_tiles(tiles, work, dtype, next_index, before_each=None) -> None:
     instead of 0.3)."""
     scratch = [np.empty(0, dtype)]
     for index in next_index:
-        if index >= len(tiles):
+        if index >= len(tiles) or stopped:
             return
         if before_each is not None:
             before_each(index)
-        work(tiles[index], scratch)
+        try:
+            work(tiles[index], scratch)
+        except BaseException:
+            stopped.append(index)
+            raise
 
 
 @cache

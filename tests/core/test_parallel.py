@@ -186,6 +186,23 @@ def test_run_tiles_raises_a_tiles_error(helpers_brought_in):
         _with_threads(2, lambda: parallel.run_tiles(range(10), work))
 
 
+def test_an_error_stops_the_other_workers(helpers_brought_in):
+    """The helper stops after the tile it holds (an interrupt in a notebook must not wait
+    for the rest of the call)."""
+    done = []
+
+    def work(tile, scratch):
+        if tile == 0:
+            time.sleep(0.02)  # the helper is under way meanwhile
+            raise KeyboardInterrupt
+        time.sleep(0.01)
+        done.append(tile)
+
+    with pytest.raises(KeyboardInterrupt):
+        _with_threads(2, lambda: parallel.run_tiles(range(100), work))
+    assert helpers_brought_in and len(done) < 10
+
+
 @pytest.mark.timeout(60)
 @pytest.mark.skipif(not hasattr(os, "fork"), reason="needs os.fork")
 def test_a_forked_child_runs_tiles_on_helpers_of_its_own(helpers_brought_in):
