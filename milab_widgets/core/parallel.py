@@ -15,10 +15,10 @@ How many workers (:func:`worker_limit`, :func:`run_tiles`): at most numba's thre
 (``numba.set_num_threads``, or ``NUMBA_NUM_THREADS``), at most one per
 :data:`MIN_TILES_PER_WORKER` tiles, and at most the cores that no other process is using
 (:func:`free_cores`, counted again before each tile the calling thread takes; this
-process's own threads do not count). The last rule is what keeps the default from losing to one thread beside a busy process: on
-this 2-core machine two workers there share one core with it, and the call waits for
-whichever worker the scheduler left behind (ML-kNN on yeast beside one busy process: 36 ms
-on two workers against 32 ms on one). The calling thread is one of the workers; with one
+process's own threads do not count). The last rule is what keeps the default from losing
+to one thread beside a busy process: on this 2-core machine two workers there share one
+core with it, and the call waits for whichever worker the scheduler left behind (ML-kNN on
+yeast beside one busy process: 36 ms on two workers against 32 ms on one). The calling thread is one of the workers; with one
 worker it runs every tile. Either way every tile is computed by the same single-threaded
 code and the tiles do not depend on the count, so results are identical whatever it is
 (tests/core/test_parallel.py).
@@ -57,30 +57,40 @@ def _blas_controller() -> ThreadpoolController:
     return ThreadpoolController()
 
 
-_single_blas = {"holders": 0, "limiter": None}
-_single_blas_lock = threading.Lock()
+_blas_requests: list[int] = []  # the thread counts asked for by the limits in force
+_blas_original = []  # the limiter that restores BLAS as it was before the first of them
+_blas_lock = threading.Lock()
 
 
 @contextmanager
-def single_threaded_blas():
-    """Context manager: every BLAS call on one thread for the duration.
+def blas_limited_to(threads: int):
+    """Context manager: BLAS on at most ``threads`` threads for the duration.
 
-    The limit is the process's, so calls from several threads at once share it: the first
-    to enter sets it and the last to leave restores what was there before. (Each restoring
-    what it found would leave BLAS on one thread for good when they overlap: the second to
-    enter finds 1.)
+    The limit is the process's, so limits entered from several threads at once are shared:
+    BLAS runs on the smallest count asked for, and the last to leave restores what was
+    there before the first came. (Each restoring what it found would leave BLAS on one
+    thread for good when two overlap: the second to enter finds the first one's 1.)
     """
-    with _single_blas_lock:
-        if _single_blas["holders"] == 0:
-            _single_blas["limiter"] = _blas_controller().limit(limits=1, user_api="blas")
-        _single_blas["holders"] += 1
+    with _blas_lock:
+        limiter = _blas_controller().limit(limits=min(_blas_requests + [threads]),
+                                           user_api="blas")
+        if not _blas_requests:
+            _blas_original.append(limiter)
+        _blas_requests.append(threads)
     try:
         yield
     finally:
-        with _single_blas_lock:
-            _single_blas["holders"] -= 1
-            if _single_blas["holders"] == 0:
-                _single_blas["limiter"].restore_original_limits()
+        with _blas_lock:
+            _blas_requests.remove(threads)
+            if _blas_requests:
+                _blas_controller().limit(limits=min(_blas_requests), user_api="blas")
+            else:
+                _blas_original.pop().restore_original_limits()
+
+
+def single_threaded_blas():
+    """Context manager: every BLAS call on one thread for the duration."""
+    return blas_limited_to(1)
 
 
 def free_cores() -> int:
@@ -164,7 +174,7 @@ def blas_within_free_cores():
     """Context manager: BLAS on at most :func:`free_cores` threads for the duration (for
     library calls that use BLAS outside the tiles: beside a busy process on a 2-core machine
     a two-thread product waits for the thread that shares its core)."""
-    return _blas_controller().limit(limits=free_cores(), user_api="blas")
+    return blas_limited_to(free_cores())
 
 
 def worker_limit(n_tiles: int) -> int:
@@ -189,9 +199,9 @@ def run_tiles(tiles: Sequence, work: Callable[[object, list], None], dtype=np.fl
     (:func:`milab_widgets.core.gram.product_into`), one per worker; kernels without a Gram
     block ignore it. The tiles must write disjoint outputs: no lock is taken. ``work``
     should release the GIL for most of its time (BLAS products and ``nogil`` numba kernels
-    do), or the workers take turns. A tile's error (or an interrupt) stops every worker after
-the tile it holds, and is raised once they all have.
-    Calls from several threads at once share the helpers; a call whose helpers are all busy
+    do), or the workers take turns. A tile's error (or an interrupt) stops every worker
+    after the tile it holds, and is raised once they all have. Calls from several threads
+    at once share the helpers; a call whose helpers are all busy
     runs its tiles on its own thread, and never waits for a helper to start (so a tile may
     itself call this function).
     """

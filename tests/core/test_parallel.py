@@ -260,17 +260,27 @@ def _blas_threads():
 
 
 def test_overlapping_limits_restore_the_blas_threads():
-    """Two callers whose limits overlap (threads of a Dask worker) leave BLAS as it was."""
+    """Limits entered from several threads (a Dask worker's) overlap in any order: BLAS
+    runs on the smallest count asked for, and is as it was once the last has left."""
     from threadpoolctl import threadpool_limits
 
     with threadpool_limits(2, user_api="blas"):
         before = _blas_threads()
-        first, second = parallel.single_threaded_blas(), parallel.single_threaded_blas()
-        first.__enter__()
-        second.__enter__()
-        first.__exit__(None, None, None)
-        assert _blas_threads() == {1}  # the second still runs its tiles
-        second.__exit__(None, None, None)
+        one, two = parallel.single_threaded_blas(), parallel.blas_limited_to(2)
+        two.__enter__()
+        assert _blas_threads() == {2}
+        one.__enter__()
+        assert _blas_threads() == {1}
+        two.__exit__(None, None, None)
+        assert _blas_threads() == {1}  # the single-threaded tiles are still running
+        one.__exit__(None, None, None)
+        assert _blas_threads() == before
+        one, other = parallel.single_threaded_blas(), parallel.single_threaded_blas()
+        one.__enter__()
+        other.__enter__()
+        one.__exit__(None, None, None)
+        assert _blas_threads() == {1}
+        other.__exit__(None, None, None)
         assert _blas_threads() == before
 
 
