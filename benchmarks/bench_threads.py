@@ -12,8 +12,9 @@ Wilcoxon p-value for "the default is slower", with Holm's adjustment over every 
 run (without it, chance alone puts at least one p below 0.05 in 60 % of quick runs, 18
 rows, and 81 % of full runs, 32 rows); the closing line names the rows slower after it.
 "loaded" repeats the measurement with one busy process (a Python loop, same priority)
-started beside it; on this 2-core machine that leaves one free core. Each kernel's results are also compared across the
-two settings: they must be identical (``identical`` in the JSON).
+started beside it; on this 2-core machine that leaves one free core. Each kernel's results
+are also compared across the two settings: they must be identical (``identical`` in the
+JSON).
 
 Kernels: the three Hausdorff matrices (bag x bag, and query x train), the k nearest bags in
 blocks (``nearest_bags``), ML-kNN fit + predict_proba (yeast's MULAN split when the data home

@@ -18,10 +18,10 @@ How many workers (:func:`worker_limit`, :func:`run_tiles`): at most numba's thre
 process's own threads do not count). The last rule is what keeps the default from losing
 to one thread beside a busy process: on this 2-core machine two workers there share one
 core with it, and the call waits for whichever worker the scheduler left behind (ML-kNN on
-yeast beside one busy process: 36 ms on two workers against 32 ms on one). The calling thread is one of the workers; with one
-worker it runs every tile. Either way every tile is computed by the same single-threaded
-code and the tiles do not depend on the count, so results are identical whatever it is
-(tests/core/test_parallel.py).
+yeast beside one busy process: 36 ms on two workers against 32 ms on one). The calling
+thread is one of the workers; with one worker it runs every tile. Either way every tile is
+computed by the same single-threaded code and the tiles do not depend on the count, so
+results are identical whatever it is (tests/core/test_parallel.py).
 """
 
 from __future__ import annotations
