@@ -203,7 +203,6 @@ def array_estimator_cases(cls) -> list[Case]:
     multilabel = Y is not None
     selector = hasattr(cls, "selection")
     fit = lambda X_, Y_=Y, **kw: fit_then_query(cls, X_, Y_, **kw)  # noqa: E731
-    x_names = ("X", "features", "array", "sample")
     overflow_names = ("1e+150", "overflow", "beyond", "too large")
     cases = [
         Case(f"{name}.fit", "NaN", REFUSE, lambda: fit(_with_value(X, np.nan)), names=("NaN",)),

@@ -10,7 +10,13 @@
    half-quadratic weighting (T = 20) and predicting the test set, against Bagging with the
    same base SVDDs (the weighting's extra cost).
 
-Run: MILAB_DATA_HOME=<data> python benchmarks/bench_cdvse.py [--repeats N] [--json out.json]
+Timing: benchmarks/timing.py: the candidates interleaved, medians with their quartiles and
+minima, under the "cpu" clock (one thread's CPU seconds: numba and BLAS held to one thread
+on both sides, LIBSVM being single-threaded) and the "wall" clock (default threads), and
+with ``--loaded`` also on the wall clock beside one busy process.
+
+Run: MILAB_DATA_HOME=<data> python benchmarks/bench_cdvse.py [--repeats N] [--loaded]
+     [--json out.json]
 """
 
 from __future__ import annotations
@@ -22,9 +28,7 @@ from pathlib import Path
 import numpy as np
 from sklearn.preprocessing import MinMaxScaler
 from sklearn.svm import OneClassSVM
-from threadpoolctl import threadpool_limits
-
-from timing import best_time  # this script's folder is on sys.path when run as a script
+from timing import clocks, measured  # this script's folder is on sys.path as a script
 
 from milab_widgets.data import load_dataset
 from milab_widgets.data.uci_sources import ONECLASS_DATASETS
@@ -41,24 +45,24 @@ def mixture(n: int, d: int = 10, seed: int = 0) -> np.ndarray:
     return centres[rng.integers(0, 3, n)] + rng.normal(size=(n, d))
 
 
-def svdd_against_libsvm(repeats: int) -> list[dict]:
+def svdd_against_libsvm(repeats: int, clock: str) -> list[dict]:
     rows = []
     for n in SIZES:
         X = mixture(n)
         C, gamma = 1.0 / (NU * n), 1.0 / X.shape[1]
         ours = SVDD(C=C, gamma=gamma, tol=1e-3)
         peer = OneClassSVM(nu=NU, gamma=gamma, tol=1e-3)
-        ours_s = best_time(lambda: ours.fit(X), repeats)
-        peer_s = best_time(lambda: peer.fit(X), repeats)
+        timed = measured({"svdd": lambda: ours.fit(X), "oneclass_svm": lambda: peer.fit(X)},
+                         repeats, clock)
         duals = np.zeros(n)
         duals[peer.support_] = peer.dual_coef_.ravel() * C
-        rows.append({"n": n, "svdd_seconds": ours_s, "oneclass_svm_seconds": peer_s,
-                     "ratio": ours_s / peer_s,
+        rows.append({"n": n, **timed,
+                     "ratio": timed["seconds"]["svdd"] / timed["seconds"]["oneclass_svm"],
                      "max_dual_difference": float(abs(ours.alpha_ - duals).max())})
     return rows
 
 
-def cdvse_per_dataset(repeats: int) -> list[dict]:
+def cdvse_per_dataset(repeats: int, clock: str) -> list[dict]:
     rows = []
     for spec in ONECLASS_DATASETS:
         data = load_dataset(spec.name)
@@ -73,34 +77,47 @@ def cdvse_per_dataset(repeats: int) -> list[dict]:
         def bagging():
             BaggingSVDD(**setting).fit(X_train).predict(X_test)
 
-        cdvse_s, bagging_s = best_time(cdvse, repeats), best_time(bagging, repeats)
-        rows.append({"dataset": spec.name, "train": len(train), "test": len(test),
-                     "cdvse_seconds": cdvse_s, "bagging_seconds": bagging_s,
-                     "cdvse_over_bagging": cdvse_s / bagging_s})
+        timed = measured({"cdvse": cdvse, "bagging": bagging}, repeats, clock)
+        rows.append({"dataset": spec.name, "train": len(train), "test": len(test), **timed,
+                     "cdvse_over_bagging": timed["seconds"]["cdvse"]
+                     / timed["seconds"]["bagging"]})
     return rows
+
+
+def _median_and_spread(row: dict, name: str, unit: float, digits: int) -> str:
+    t = row["spread"][name]
+    return (f"{t['median_ms'] * 1e-3 / unit:.{digits}f} [{t['q1_ms'] * 1e-3 / unit:.{digits}f}, "
+            f"{t['q3_ms'] * 1e-3 / unit:.{digits}f}]")
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeats", type=int, default=5)
+    parser.add_argument("--loaded", action="store_true",
+                        help="also time everything beside one busy process (wall clock)")
     parser.add_argument("--json", type=Path, help="also write the results here")
     args = parser.parse_args()
     SVDD(C=0.1, gamma=1.0).fit(mixture(50))  # compile (or load the numba cache) first
-    with threadpool_limits(limits=1, user_api="blas"):  # both sides single-threaded
-        solver = svdd_against_libsvm(args.repeats)
-        ensembles = cdvse_per_dataset(max(1, args.repeats // 2))
-    print(f"SVDD fit vs OneClassSVM (tol 1e-3, nu = {NU}, 10-D mixture), best of {args.repeats}:")
-    for row in solver:
-        print(f"  n = {row['n']:5d}: ours {1e3 * row['svdd_seconds']:7.1f} ms, OneClassSVM "
-              f"{1e3 * row['oneclass_svm_seconds']:7.1f} ms -> ratio {row['ratio']:.2f} "
-              f"(max |dual difference| {row['max_dual_difference']:.1e})")
-    print("CDVSE end to end (M = 50 bootstrap SVDDs + weighting + test predictions):")
-    for row in ensembles:
-        print(f"  {row['dataset']:16s} train {row['train']:4d}: "
-              f"CDVSE {row['cdvse_seconds']:.3f} s, "
-              f"Bagging {row['bagging_seconds']:.3f} s -> {row['cdvse_over_bagging']:.2f}x")
+    results = {clock: {"svdd": svdd_against_libsvm(args.repeats, clock),
+                       "cdvse": cdvse_per_dataset(args.repeats, clock)}
+               for clock in clocks(args.loaded)}
+    for clock, result in results.items():
+        print(f"[{clock}] SVDD fit vs OneClassSVM (tol 1e-3, nu = {NU}, 10-D mixture), "
+              f"medians [quartiles] of {args.repeats} interleaved rounds, ms:")
+        for row in result["svdd"]:
+            print(f"  n = {row['n']:5d} (load {row['load'][0]}): ours "
+                  f"{_median_and_spread(row, 'svdd', 1e-3, 1)}, OneClassSVM "
+                  f"{_median_and_spread(row, 'oneclass_svm', 1e-3, 1)} -> ratio "
+                  f"{row['ratio']:.2f} (max |dual difference| {row['max_dual_difference']:.1e})")
+        print(f"[{clock}] CDVSE end to end (M = 50 bootstrap SVDDs + weighting + test "
+              "predictions), s:")
+        for row in result["cdvse"]:
+            print(f"  {row['dataset']:16s} train {row['train']:4d}: CDVSE "
+                  f"{_median_and_spread(row, 'cdvse', 1, 3)}, Bagging "
+                  f"{_median_and_spread(row, 'bagging', 1, 3)} -> "
+                  f"{row['cdvse_over_bagging']:.2f}x")
     if args.json:
-        args.json.write_text(json.dumps({"svdd": solver, "cdvse": ensembles}, indent=2))
+        args.json.write_text(json.dumps(results, indent=2))
 
 
 if __name__ == "__main__":

@@ -34,14 +34,7 @@ from pathlib import Path
 import numpy as np
 from scipy.spatial.distance import cdist
 from scipy.special import logsumexp
-from timing import (  # this folder is on sys.path when run as a script
-    busy_process,
-    interleaved,
-    interleaved_runs,
-    load_average,
-    medians,
-    spread,
-)
+from timing import clocks, interleaved, load_average, measured  # this folder is on sys.path
 
 from milab_widgets.data import load_dataset
 from milab_widgets.evaluation.neighbors_cv import SIGMA_GRID, nested_cv
@@ -73,7 +66,7 @@ def numpy_nca(d_min, d_max, y, sigma, alphas) -> list[float]:
 
 
 def hausdorff_limits(repeats: int, clock: str) -> dict:
-    """Sections 1-3 under one clock."""
+    """Sections 1-3 under one clock (timing.clocks: "wall_loaded" beside a busy process)."""
     musk2 = load_dataset("musk2")
     X = musk2.instances
     other = X.copy()  # a distinct buffer: numpy computes X @ other.T as a full GEMM
@@ -81,7 +74,7 @@ def hausdorff_limits(repeats: int, clock: str) -> dict:
     Q = query.instances
     # the products write into buffers allocated once: flops only, no page faults
     full, block = np.empty((len(X), len(X))), np.empty((len(Q), len(X)))
-    runs = interleaved_runs({
+    timed = measured({
         "ours": lambda: bag_distances(musk2),
         "ours_float32": lambda: bag_distances(musk2, precision="float32"),
         "full_gemm": lambda: np.matmul(X, other.T, out=full),
@@ -89,15 +82,14 @@ def hausdorff_limits(repeats: int, clock: str) -> dict:
         "query": lambda: bag_distances(query, musk2),
         "query_gemm": lambda: np.matmul(Q, X.T, out=block),
     }, repeats, clock)
-    timed = medians(runs)
+    seconds = timed["seconds"]
     exact, single = bag_distances(musk2), bag_distances(musk2, precision="float32")
     return {
-        "seconds": timed,
-        "spread": {name: spread(values) for name, values in runs.items()},
-        "ours_over_full_gemm": timed["ours"] / timed["full_gemm"],
-        "ours_over_numpy_x_xt": timed["ours"] / timed["numpy_x_xt"],
-        "query_over_its_gemm": timed["query"] / timed["query_gemm"],
-        "float32_over_float64": timed["ours_float32"] / timed["ours"],
+        **timed,
+        "ours_over_full_gemm": seconds["ours"] / seconds["full_gemm"],
+        "ours_over_numpy_x_xt": seconds["ours"] / seconds["numpy_x_xt"],
+        "query_over_its_gemm": seconds["query"] / seconds["query_gemm"],
+        "float32_over_float64": seconds["ours_float32"] / seconds["ours"],
         "float32_max_relative_deviation": max(_relative_deviation(single[k], exact[k])
                                               for k in exact),
         "float32_max_absolute_deviation": max(float(np.abs(single[k] - exact[k]).max())
@@ -161,13 +153,8 @@ def main() -> None:
     repeats = 3 if args.quick else args.repeats
 
     results = {"load_before": load_average()}
-    for clock in ("cpu", "wall"):
+    for clock in clocks(args.loaded):
         results[clock] = hausdorff_limits(repeats, clock)
-        results[clock]["load"] = load_average()
-    if args.loaded:
-        with busy_process():
-            results["wall_loaded"] = hausdorff_limits(repeats, "wall")
-            results["wall_loaded"]["load"] = load_average()
     musk2 = load_dataset("musk2")
     if not args.quick:
         results["cdist_per_pair_over_ours"] = (
@@ -190,7 +177,7 @@ def main() -> None:
 
     print(f"Musk2 ({len(musk2)} bags, {musk2.n_instances} instances, {musk2.n_features} "
           f"features), medians of {repeats} interleaved rounds:")
-    for clock in ("cpu", "wall", "wall_loaded")[: 3 if args.loaded else 2]:
+    for clock in clocks(args.loaded):
         r = results[clock]
         print(f"  [{clock}, load {r['load']}] ours / full GEMM {r['ours_over_full_gemm']:.2f} "
               f"(goal <= 0.8), ours / numpy X @ X.T {r['ours_over_numpy_x_xt']:.2f}, "

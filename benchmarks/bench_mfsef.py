@@ -31,14 +31,7 @@ from pathlib import Path
 import numpy as np
 from sklearn.metrics import mutual_info_score
 from sklearn.neighbors import NearestNeighbors
-from timing import (  # this folder is on sys.path
-    best_time,
-    busy_process,
-    interleaved_runs,
-    load_average,
-    medians,
-    spread,
-)
+from timing import best_time, clocks, measured  # this folder is on sys.path
 
 from milab_widgets.data import load_dataset
 from milab_widgets.multilabel import PMU, Discretizer, MLkNN
@@ -64,16 +57,11 @@ def search_limit(train, test, repeats: int, loaded: bool) -> dict:
     """fit + predict against the two scikit-learn searches: medians (with their spread)
     under both clocks, and on the wall clock beside one busy process when ``loaded``."""
     result = {}
-    for clock in ("cpu", "wall", "wall_loaded")[: 3 if loaded else 2]:
-        with busy_process(clock == "wall_loaded"):
-            runs = interleaved_runs({"mlknn": lambda: fit_predict(train, test),
-                                     "kneighbors": lambda: sklearn_searches(train, test)},
-                                    repeats, clock.removesuffix("_loaded"))
-            load = load_average()
-        timed = medians(runs)
-        result[clock] = {"seconds": timed, "ratio": timed["mlknn"] / timed["kneighbors"],
-                         "spread": {name: spread(values) for name, values in runs.items()},
-                         "load": load}
+    for clock in clocks(loaded):
+        timed = measured({"mlknn": lambda: fit_predict(train, test),
+                          "kneighbors": lambda: sklearn_searches(train, test)}, repeats, clock)
+        result[clock] = {**timed,
+                         "ratio": timed["seconds"]["mlknn"] / timed["seconds"]["kneighbors"]}
     return result
 
 

@@ -79,6 +79,23 @@ def medians(runs: dict[str, list[float]]) -> dict[str, float]:
     return {name: float(np.median(values)) for name, values in runs.items()}
 
 
+def clocks(loaded: bool) -> tuple[str, ...]:
+    """The clocks a benchmark reports: "cpu" and "wall", and with ``loaded`` also
+    "wall_loaded" (the wall clock beside one busy process)."""
+    return ("cpu", "wall", "wall_loaded") if loaded else ("cpu", "wall")
+
+
+def measured(functions: dict[str, Callable[[], object]], repeats: int, clock: str) -> dict:
+    """:func:`interleaved_runs` under ``clock`` (one of :func:`clocks`): each function's
+    median seconds, their :func:`spread`, and the load average at the end."""
+    with busy_process(clock == "wall_loaded"):
+        runs = interleaved_runs(functions, repeats, clock.removesuffix("_loaded"))
+        load = load_average()
+    return {"seconds": medians(runs), "spread": {name: spread(values)
+                                                 for name, values in runs.items()},
+            "load": load}
+
+
 def spread(seconds: list[float]) -> dict[str, float]:
     """Median, quartiles and minimum of ``seconds``, in milliseconds."""
     q1, median, q3 = np.percentile(np.asarray(seconds) * 1e3, [25, 50, 75])
