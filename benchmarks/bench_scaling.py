@@ -18,8 +18,9 @@ over all sizes), the local exponent of traced peak memory between the two larges
 and the size at which that memory law would reach 24 GiB. Fixed caps (SVDD's kernel-row
 cache, the 64 MiB Gram blocks) flatten the memory law once reached; docs/performance.md
 gives each method's memory model.
-Times are medians of interleaved repeats under one clock ("cpu": one thread's CPU
-seconds, the default; "wall" with --clock wall); see benchmarks/timing.py.
+Times are medians (with quartiles and minima in the JSON) of interleaved repeats under one
+clock ("cpu": one thread's CPU seconds, the default; "wall" with --clock wall); see
+benchmarks/timing.py.
 
 Writes benchmarks/results/scaling[-full].json and a log-log chart scaling[-full].svg/.png.
 
@@ -41,7 +42,7 @@ import numpy as np
 import pandas as pd
 from sklearn.neighbors import NearestNeighbors
 from sklearn.svm import OneClassSVM
-from timing import interleaved, load_average  # this folder is on sys.path
+from timing import load_average, measured  # this folder is on sys.path
 
 from milab_widgets.charts.theme import save_chart
 from milab_widgets.data.bags import BagDataset
@@ -135,11 +136,12 @@ def measure(workload: Workload, sizes, repeats: int, clock: str) -> list[dict]:
     rows = []
     for size in sizes:
         methods = workload.make(size)
-        seconds = interleaved(methods, repeats, clock)
-        load = load_average()
+        timed = measured(methods, repeats, clock)
+        seconds, load = timed["seconds"], timed["load"]
         for method, function in methods.items():
             rows.append({"workload": workload.name, "size_name": workload.size_name,
                          "size": size, "method": method, "seconds": seconds[method],
+                         "spread": timed["spread"][method],
                          "peak_bytes": traced_peak(function), "load": load})
         print(f"  {workload.name} {size}: " + ", ".join(
             f"{m} {s:.3g} s" for m, s in seconds.items()) + f" (load {load[0]})", flush=True)
