@@ -28,7 +28,7 @@ from pathlib import Path
 import numpy as np
 from sklearn.preprocessing import MinMaxScaler
 from sklearn.svm import OneClassSVM
-from timing import clocks, measured  # this script's folder is on sys.path as a script
+from timing import clocks, measured, spread_text  # this script's folder is on sys.path as a script
 
 from milab_widgets.data import load_dataset
 from milab_widgets.data.uci_sources import ONECLASS_DATASETS
@@ -84,12 +84,6 @@ def cdvse_per_dataset(repeats: int, clock: str) -> list[dict]:
     return rows
 
 
-def _median_and_spread(row: dict, name: str, unit: float, digits: int) -> str:
-    t = row["spread"][name]
-    return (f"{t['median_ms'] * 1e-3 / unit:.{digits}f} [{t['q1_ms'] * 1e-3 / unit:.{digits}f}, "
-            f"{t['q3_ms'] * 1e-3 / unit:.{digits}f}]")
-
-
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeats", type=int, default=5)
@@ -103,18 +97,18 @@ def main() -> None:
                for clock in clocks(args.loaded)}
     for clock, result in results.items():
         print(f"[{clock}] SVDD fit vs OneClassSVM (tol 1e-3, nu = {NU}, 10-D mixture), "
-              f"medians [quartiles] of {args.repeats} interleaved rounds, ms:")
+              f"medians [quartiles] of {args.repeats} interleaved rounds:")
         for row in result["svdd"]:
             print(f"  n = {row['n']:5d} (load {row['load'][0]}): ours "
-                  f"{_median_and_spread(row, 'svdd', 1e-3, 1)}, OneClassSVM "
-                  f"{_median_and_spread(row, 'oneclass_svm', 1e-3, 1)} -> ratio "
+                  f"{spread_text(row['spread']['svdd'])}, OneClassSVM "
+                  f"{spread_text(row['spread']['oneclass_svm'])} -> ratio "
                   f"{row['ratio']:.2f} (max |dual difference| {row['max_dual_difference']:.1e})")
         print(f"[{clock}] CDVSE end to end (M = 50 bootstrap SVDDs + weighting + test "
-              "predictions), s:")
+              "predictions):")
         for row in result["cdvse"]:
             print(f"  {row['dataset']:16s} train {row['train']:4d}: CDVSE "
-                  f"{_median_and_spread(row, 'cdvse', 1, 3)}, Bagging "
-                  f"{_median_and_spread(row, 'bagging', 1, 3)} -> "
+                  f"{spread_text(row['spread']['cdvse'])}, Bagging "
+                  f"{spread_text(row['spread']['bagging'])} -> "
                   f"{row['cdvse_over_bagging']:.2f}x")
     if args.json:
         args.json.write_text(json.dumps(results, indent=2))

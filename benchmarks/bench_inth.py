@@ -34,7 +34,7 @@ from pathlib import Path
 import numpy as np
 from scipy.spatial.distance import cdist
 from scipy.special import logsumexp
-from timing import clocks, interleaved, load_average, measured  # this folder is on sys.path
+from timing import clocks, interleaved, load_average, measured, spread_text  # this folder is on sys.path
 
 from milab_widgets.data import load_dataset
 from milab_widgets.evaluation.neighbors_cv import SIGMA_GRID, nested_cv
@@ -183,8 +183,7 @@ def main() -> None:
               f"(goal <= 0.8), ours / numpy X @ X.T {r['ours_over_numpy_x_xt']:.2f}, "
               f"query / its GEMM {r['query_over_its_gemm']:.2f} (goal <= 1.2), "
               f"float32 / float64 {r['float32_over_float64']:.2f}")
-        print("    " + "; ".join(f"{name} median {t['median_ms']:.1f} ms [{t['q1_ms']:.1f}, "
-                                   f"{t['q3_ms']:.1f}] min {t['min_ms']:.1f}"
+        print("    " + "; ".join(f"{name} median {spread_text(t)}"
                                    for name, t in r["spread"].items()))
     print(f"  float32: largest deviation from float64 {results['cpu']['float32_max_absolute_deviation']:.1e} "
           f"absolute, {results['cpu']['float32_max_relative_deviation']:.1e} relative")

@@ -40,7 +40,7 @@ import numba
 import numpy as np
 from scipy import stats
 from sklearn.neighbors import NearestNeighbors
-from timing import busy_process, load_average, spread, threads_for  # on sys.path
+from timing import busy_process, load_average, spread, spread_text, threads_for  # on sys.path
 
 from milab_widgets.claims.scopes import ALPHA, holm
 from milab_widgets.core.information import label_joint_entropies, pairwise_mutual_information
@@ -215,8 +215,7 @@ def measure(rounds: int, quick: bool) -> list[dict]:
 
 def describe(row: dict) -> str:
     """One printed line: the medians [IQR] and minima, the ratio, identity."""
-    cells = "; ".join(f"{name} {t['median_ms']:.1f} ms [{t['q1_ms']:.1f}, {t['q3_ms']:.1f}] "
-                      f"min {t['min_ms']:.1f}" for name, t in row["timings"].items())
+    cells = "; ".join(f"{name} {spread_text(t)}" for name, t in row["timings"].items())
     floor = (f", default / floor {row['default_over_floor']:.2f}"
              if "default_over_floor" in row else "")
     state = f"loaded, load {row['load']}" if row["loaded"] else f"idle, load {row['load']}"

@@ -96,6 +96,12 @@ def measured(functions: dict[str, Callable[[], object]], repeats: int, clock: st
             "load": load}
 
 
+def spread_text(timing: dict[str, float]) -> str:
+    """One :func:`spread` as printed: "median ms [q1, q3] min m"."""
+    return (f"{timing['median_ms']:.1f} ms [{timing['q1_ms']:.1f}, {timing['q3_ms']:.1f}] "
+            f"min {timing['min_ms']:.1f}")
+
+
 def spread(seconds: list[float]) -> dict[str, float]:
     """Median, quartiles and minimum of ``seconds``, in milliseconds."""
     q1, median, q3 = np.percentile(np.asarray(seconds) * 1e3, [25, 50, 75])
