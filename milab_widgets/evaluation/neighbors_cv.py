@@ -6,6 +6,11 @@ neighbours K from ``k_grid`` and, for the integrated distance, the NCA bandwidth
 ``sigma_grid`` (alpha is tuned by NCA + golden-section search on each training part, once
 per sigma, and shared by every K). Folds are stratified and shuffled with ``seed``.
 
+The alternative that needs no NCA, choosing alpha by the same inner cross-validation over a
+grid of alphas (:data:`ALPHA_GRID`) jointly with K, is :func:`alpha_by_cv_grid`: the
+comparator of the paper's claim that NCA + golden-section search finds alpha quickly
+(:mod:`milab_widgets.claims.inth`, ``alpha-search-fast``).
+
 Everything works on precomputed bag-distance matrices over all bags, so no instance
 distance is computed twice. A fold only says which bags train and which are tested; one
 numba pass (:func:`~milab_widgets.core.neighbor_votes.fold_accuracies`) scans the matrix
@@ -37,6 +42,9 @@ from milab_widgets.mil.validation import check_choice
 #: The paper's grids (the intH paper, §2).
 K_GRID = (1, 3, 5, 7)
 SIGMA_GRID = (0.1, 0.2, 0.5, 1, 2, 5, 10, 20, 50, 100)
+#: The comparator's alphas (:func:`alpha_by_cv_grid`): 0, 0.1, ..., 1, the resolution of the
+#: coarse grid that :func:`~milab_widgets.mil.tune_alpha_nca` evaluates before its search.
+ALPHA_GRID = tuple(np.round(np.linspace(0.0, 1.0, 11), 1).tolist())
 
 MatrixSource = Callable[[np.ndarray], dict]
 
@@ -105,7 +113,7 @@ class _Voter:
         """accuracy[fold, sigma, K] (NaN: K above the fold's training bags) and
         alpha[fold, sigma] (NaN unless "integrated") for each fold of ``folds``; see
         :func:`~milab_widgets.core.neighbor_votes.fold_accuracies` for ``fold_of``."""
-        citers = ks + CITERS_BEYOND_REFERENCES if self.classifier == "citation-knn" else ks[:0]
+        citers = self._citers(ks)
         folds = np.asarray(folds, dtype=np.int64)
         alphas = np.full((len(folds), len(sigmas)), np.nan)
         if self._fixed is not None:
@@ -113,14 +121,23 @@ class _Voter:
             return accuracies[:, np.newaxis, :], alphas
         accuracies = np.empty((len(folds), len(sigmas), len(ks)))
         for at, fold in enumerate(folds):
-            train = np.flatnonzero((fold_of >= 0) & (fold_of != fold))
-            part = subset({kind: self.matrices[kind] for kind in ("min", "max")}, train, train)
-            for j, sigma in enumerate(sigmas):
-                alphas[at, j], _ = tune_alpha_nca(part["min"], part["max"], self.labels[train],
-                                                  sigma)
-                accuracies[at, j] = fold_accuracies(*self._voting(alphas[at, j]), self.labels,
+            alphas[at] = nca_alphas(self.matrices, self.labels, training_bags(fold_of, fold),
+                                    sigmas)
+            for j, alpha in enumerate(alphas[at]):
+                accuracies[at, j] = fold_accuracies(*self._voting(alpha), self.labels,
                                                     fold_of, folds[at : at + 1], ks, citers)[0]
         return accuracies, alphas
+
+    def alpha_grid(self, fold_of, folds, ks, alphas) -> np.ndarray:
+        """accuracy[fold, alpha, K] of the integrated metric at each fixed alpha of
+        ``alphas`` (NaN: K above the fold's training bags), for each fold of ``folds``."""
+        folds = np.asarray(folds, dtype=np.int64)
+        return np.stack([fold_accuracies(*self._voting(alpha), self.labels, fold_of, folds, ks,
+                                         self._citers(ks)) for alpha in alphas], axis=1)
+
+    def _citers(self, ks):
+        """Citation-KNN's citers for each references count of ``ks`` (none for KNN)."""
+        return ks + CITERS_BEYOND_REFERENCES if self.classifier == "citation-knn" else ks[:0]
 
     def _voting(self, alpha):
         """(query matrix, training matrix) over all bags: the rows that pick a test bag's
@@ -131,6 +148,98 @@ class _Voter:
         if self.metric != "adapted":
             return query, query
         return query, np.ascontiguousarray(query.T)  # a training bag's own label decides
+
+
+def training_bags(fold_of, fold: int) -> np.ndarray:
+    """The bags that train when ``fold`` is tested: those of every other fold (``fold_of``
+    as in :meth:`_Voter.grid`: a bag's fold, -1 for bags outside the cross-validation)."""
+    fold_of = np.asarray(fold_of)
+    return np.flatnonzero((fold_of >= 0) & (fold_of != fold))
+
+
+def nca_alphas(matrices: dict, y, train, sigmas) -> np.ndarray:
+    """alpha tuned by NCA + golden-section search on the bags ``train``, one per sigma.
+
+    The protocol's step for the integrated distance (the intH paper, §1.2): for each
+    candidate sigma, alpha* = argmax_alpha f(alpha) over the training bags, by
+    :func:`~milab_widgets.mil.tune_alpha_nca` (an 11-point grid, then golden-section search).
+
+    Parameters
+    ----------
+    matrices : dict
+        Holding the "min" and "max" bag-distance matrices over all bags.
+    y : (n_bags,) array
+        0/1 labels of all bags.
+    train : array of int
+        The training bags' indices.
+    sigmas : sequence of float
+        The NCA bandwidths.
+
+    Returns
+    -------
+    ndarray of shape (len(sigmas),)
+        alpha* for each sigma.
+    """
+    y = np.asarray(y)
+    part = subset({kind: matrices[kind] for kind in ("min", "max")}, train, train)
+    return np.array([tune_alpha_nca(part["min"], part["max"], y[train], sigma)[0]
+                     for sigma in sigmas])
+
+
+def alpha_by_cv_grid(classifier: str, matrices: dict, y, fold_of, folds,
+                     k_grid: Sequence[int] = K_GRID,
+                     alpha_grid: Sequence[float] = ALPHA_GRID) -> dict:
+    """alpha chosen without NCA: the (K, alpha) of highest mean cross-validated accuracy.
+
+    The comparator of the intH paper's "NCA + golden-section search optimises alpha
+    quickly": what a researcher would do without NCA, cross-validate the classifier with
+    d_intH = alpha d_minH + (1 - alpha) d_maxH over a grid of alphas, on the inner folds the
+    protocol already uses for K, jointly with K (no sigma: it exists only in NCA's model).
+    Each alpha costs one combination of the matrices and one scan per fold of the rows
+    (:func:`~milab_widgets.core.neighbor_votes.fold_accuracies`, every K at once). Ties (within
+    :data:`TIE_TOLERANCE`) go to the smaller K, then the smaller alpha.
+
+    Parameters
+    ----------
+    classifier : {"citation-knn", "knn"}
+    matrices : dict
+        Holding the "min" and "max" bag-distance matrices over all bags.
+    y : (n_bags,) array
+        0/1 labels of all bags.
+    fold_of : (n_bags,) array of int
+        Each bag's inner fold, -1 for bags outside the training set (:func:`inner_folds_of`).
+    folds : sequence of int
+        The folds to test.
+    k_grid, alpha_grid : sequences
+        References / K, and the alphas (default :data:`ALPHA_GRID`).
+
+    Returns
+    -------
+    dict
+        ``k``, ``alpha`` and ``inner_accuracy`` (the mean accuracy over ``folds`` there).
+    """
+    voter = _Voter(classifier, "integrated", matrices, y)
+    ks, alphas = np.asarray(k_grid, dtype=np.int64), np.asarray(alpha_grid, dtype=float)
+    means = _mean_over_folds(voter.alpha_grid(fold_of, folds, ks, alphas))
+    return _best_parameters(ks, alphas, means.T, name="alpha")
+
+
+def fixed_alpha_accuracy(classifier: str, matrices: dict, y, train, test, k: int,
+                         alpha: float) -> float:
+    """Accuracy on the bags ``test`` of ``classifier`` with ``k`` references / neighbours
+    among the bags ``train`` and the integrated distance at a fixed ``alpha``."""
+    voter = _Voter(classifier, "integrated", matrices, y)
+    return float(voter.alpha_grid(_one_split(len(voter.labels), train, test), [0],
+                                  np.array([k], dtype=np.int64), [alpha])[0, 0, 0])
+
+
+def inner_folds_of(y, train, inner_folds: int, seed: int) -> np.ndarray:
+    """Each bag's inner fold within the outer training bags ``train`` (-1 for the others):
+    the stratified, shuffled folds on which the protocol selects its parameters."""
+    labels = np.asarray(y)
+    fold_of = np.full(len(labels), -1)
+    fold_of[train] = stratified_folds(labels[train], inner_folds, seed)
+    return fold_of
 
 
 def select_parameters(scores) -> dict:
@@ -158,15 +267,16 @@ def select_parameters(scores) -> dict:
 TIE_TOLERANCE = 1e-9
 
 
-def _best_parameters(ks, sigmas, means) -> dict:
+def _best_parameters(ks, sigmas, means, name: str = "sigma") -> dict:
     """The (K, sigma) of highest ``means[K, sigma]`` (NaN: not evaluated); ties (within
-    :data:`TIE_TOLERANCE`) go to the smaller K, then the smaller sigma (a NaN sigma last)."""
+    :data:`TIE_TOLERANCE`) go to the smaller K, then the smaller sigma (a NaN sigma last).
+    ``name``: the second parameter's key in the result (alpha for the comparator's grid)."""
     k_order = np.argsort(ks, kind="stable")
     sigma_order = np.argsort(np.where(np.isnan(sigmas), np.inf, sigmas), kind="stable")
     ordered = means[np.ix_(k_order, sigma_order)]
     best = ordered >= np.nanmax(ordered) - TIE_TOLERANCE  # NaN compares False
     i, j = np.unravel_index(np.argmax(best), ordered.shape)  # the first of the best
-    return {"k": int(ks[k_order[i]]), "sigma": float(sigmas[sigma_order[j]]),
+    return {"k": int(ks[k_order[i]]), name: float(sigmas[sigma_order[j]]),
             "inner_accuracy": float(ordered[i, j])}
 
 
@@ -249,8 +359,7 @@ def _outer_fold(classifier, metric, matrices, y, train, test, inner_folds, k_gri
     started = time.perf_counter()
     voter = _Voter(classifier, metric, matrices, y)
     ks, sigmas = voter.grid_axes(k_grid, sigma_grid)
-    inner = np.full(len(voter.labels), -1)
-    inner[train] = stratified_folds(voter.labels[train], inner_folds, seed)
+    inner = inner_folds_of(voter.labels, train, inner_folds, seed)
     inner_accuracies, _ = voter.grid(inner, np.arange(inner_folds), ks, sigmas)
     best = _best_parameters(ks, sigmas, _mean_over_folds(inner_accuracies).T)
     accuracy, alpha = voter.grid(_one_split(len(voter.labels), train, test), [0], np.array([best["k"]]), np.array([best["sigma"]]))

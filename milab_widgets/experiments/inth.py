@@ -9,7 +9,11 @@ Regenerates, as tidy DataFrames:
 - Figs. 1-4: accuracy of Citation-KNN+intH and KNN+intH as references/K and sigma vary;
 - the paper's claims, each at the scope the paper words it (every case, on average, ...),
   from the catalogue :mod:`milab_widgets.claims.inth` (per case the corrected resampled
-  t-test on the outer folds).
+  t-test on the outer folds);
+- the speed of the alpha search (the claim "NCA + golden-section search optimises alpha
+  quickly"): per classifier and outer fold, the CPU time of the fold's NCA searches against
+  choosing alpha by the inner cross-validation over a grid of alphas
+  (:func:`alpha_search_timings`, kept in records of its own).
 
 Protocol (the paper's §2): 10-fold outer cross-validation; inside each training fold a 5-fold
 cross-validation picks references/K from {1, 3, 5, 7} and, for intH, sigma from
@@ -21,6 +25,7 @@ Folds are stratified and shuffled with ``seed``. The paper does not state a feat
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass, field
+from functools import partial
 from pathlib import Path
 
 import numpy as np
@@ -32,15 +37,22 @@ from milab_widgets.claims import inth as catalogue
 from milab_widgets.claims.text import claims_markdown
 from milab_widgets.evaluation.cache import ResultCache
 from milab_widgets.evaluation.neighbors_cv import (
+    ALPHA_GRID,
     K_GRID,
     SIGMA_GRID,
+    alpha_by_cv_grid,
+    fixed_alpha_accuracy,
     fold_table,
     grid_accuracies,
+    inner_folds_of,
+    nca_alphas,
     nested_cv_tasks,
+    training_bags,
 )
 from milab_widgets.evaluation.fixed_params import fold_accuracies
-from milab_widgets.evaluation.grid import run_grid
+from milab_widgets.evaluation.grid import GridTask, run_grid
 from milab_widgets.evaluation.splits import stratified_splits
+from milab_widgets.evaluation.timing import alternating_cpu_seconds
 from milab_widgets.experiments.tables import concat_or_empty, load_available, write_tables
 from milab_widgets.mil.distances import bag_distances
 from milab_widgets.mil.neighbors import CitationKNN
@@ -52,6 +64,11 @@ CLASSIFIERS = {"citation-knn": "Citation-KNN", "knn": "KNN"}
 FOLD_COLUMNS = ("classifier", "metric", "fold", "k", "sigma", "alpha", "inner_accuracy", "accuracy",
                 "n_test", "seconds", "dataset")
 METRICS = {"min": "minH", "max": "maxH", "integrated": "intH", "average": "aveH", "adapted": "adaH"}
+#: One row of ``Results.alpha_timing``: an outer fold of intH with one classifier, the CPU
+#: seconds of its alpha searches and the comparator's choice (:func:`alpha_timing_record`).
+ALPHA_TIMING_COLUMNS = ("dataset", "classifier", "fold", "nca_searches", "nca_seconds",
+                        "one_search_seconds", "grid_seconds", "grid_k", "grid_alpha",
+                        "grid_inner_accuracy", "grid_accuracy", "n_test")
 
 #: Citation-KNN with minimal Hausdorff, R = 2, C = 4, as published by Wang & Zucker (ICML 2000).
 #: The paper's own Tables 3-4 were lost when its text was extracted.
@@ -90,6 +107,8 @@ class Results:
     sweep: pd.DataFrame
     published_setting: pd.DataFrame
     skipped: dict = field(default_factory=dict)
+    alpha_timing: pd.DataFrame = field(
+        default_factory=lambda: pd.DataFrame(columns=ALPHA_TIMING_COLUMNS))
 
     @property
     def summary(self) -> pd.DataFrame:
@@ -104,7 +123,13 @@ class Results:
     def claims(self) -> pd.DataFrame:
         """One row per claim of the catalogue (``claims.csv``)."""
         return catalogue.claims(self.folds, parameter_curves(self.sweep, self.folds),
-                                self.skipped)
+                                self.skipped, alpha_timing=self.alpha_timing)
+
+    @property
+    def alpha_search(self) -> pd.DataFrame:
+        """Per data set, the alpha search by NCA against the CV grid
+        (:func:`alpha_search_table`)."""
+        return alpha_search_table(self.alpha_timing, self.folds)
 
 
 def run(datasets=TABLE3_DATASETS + MILWEB_DATASETS, quick: bool = False, seed: int = 0,
@@ -115,19 +140,22 @@ def run(datasets=TABLE3_DATASETS + MILWEB_DATASETS, quick: bool = False, seed: i
     joblib grid (``n_jobs``; see `milab_widgets.evaluation.grid`)."""
     settings = Settings.for_mode(quick, seed, scale)
     cache = ResultCache(cache_dir)
-    fold_tables, sweep_tables, baseline_tables = [], [], []
+    fold_tables, sweep_tables, baseline_tables, timing_tables = [], [], [], []
     available, skipped = load_available(datasets)
     for name, bags in available.items():
         source = DistanceSource(bags, scale)
         fold_tables.append(_dataset_folds(name, bags.labels, source, settings, cache, progress,
                                           n_jobs))
+        timing_tables.append(alpha_search_timings(name, bags.labels, source, fold_tables[-1],
+                                                  settings, cache, progress, n_jobs))
         sweep_tables.append(_dataset_sweep(name, bags.labels, source, settings))
         if name in set(PUBLISHED_CITATION_KNN.dataset):
             raw = source if scale == "none" else DistanceSource(bags, "none")
             baseline_tables.append(published_setting(name, bags.labels, raw(np.arange(len(bags))),
                                                      settings))
     return Results(settings, concat_or_empty(fold_tables, FOLD_COLUMNS),
-                   concat_or_empty(sweep_tables), concat_or_empty(baseline_tables), skipped)
+                   concat_or_empty(sweep_tables), concat_or_empty(baseline_tables), skipped,
+                   concat_or_empty(timing_tables, ALPHA_TIMING_COLUMNS))
 
 
 def published_setting(name, y, matrices, settings) -> pd.DataFrame:
@@ -184,6 +212,107 @@ def _dataset_folds(name, y, source, settings, cache, progress, n_jobs) -> pd.Dat
     return fold_table(tasks, records).assign(dataset=name)
 
 
+def alpha_search_timings(name, y, source, folds, settings, cache, progress=False,
+                         n_jobs=None) -> pd.DataFrame:
+    """The claim "NCA + golden-section search optimises alpha quickly", timed on every outer
+    fold (``folds``: the data set's fold table, whose sigma selected for intH with each
+    classifier the records read): :func:`alpha_timing_record`, one cached record per (data
+    set, outer fold), keyed apart from the folds' own records so that those stay valid.
+    Returns one row per outer fold and classifier (:data:`ALPHA_TIMING_COLUMNS`)."""
+    splits = stratified_splits(y, settings.outer_folds, settings.seed)
+    protocol = {key: value for key, value in asdict(settings).items() if key != "quick"}
+    integrated = folds[folds.metric == "integrated"]
+    tasks = []
+    for fold, rows in integrated.groupby("fold"):
+        sigmas = {row.classifier: float(row.sigma) for row in rows.itertuples(index=False)}
+        train, test = splits[int(fold)]
+        tasks.append(GridTask(
+            {"experiment": "inth-alpha-timing", "dataset": name, "fold": int(fold),
+             "sigmas": sigmas, "alpha_grid": list(ALPHA_GRID), "clock": "thread_time",
+             "blas_threads": 1, **protocol},
+            partial(alpha_timing_record, source, y, train, test, sigmas, int(fold), settings)))
+    records = run_grid(tasks, cache, n_jobs, progress, desc=f"{name}: alpha search timing")
+    rows = [{"dataset": name, "classifier": classifier, "fold": task.parts["fold"], **row}
+            for task, record in zip(tasks, records) for classifier, row in record.items()]
+    return pd.DataFrame(rows, columns=ALPHA_TIMING_COLUMNS)
+
+
+def alpha_timing_record(source, y, train, test, sigmas: dict, fold: int, settings) -> dict:
+    """One outer fold's alpha search by NCA against the CV grid, per classifier, timed in one
+    round of :func:`~milab_widgets.evaluation.timing.alternating_cpu_seconds` (forward on even
+    folds, backward on odd ones).
+
+    * NCA (the paper's route, as the protocol runs it): alpha by NCA + golden-section search
+      for every sigma of the grid on every inner training part
+      (:func:`~milab_widgets.evaluation.neighbors_cv.nca_alphas`; the same for both
+      classifiers, timed once), then once more on the outer training bags at the sigma
+      selected for the classifier (``sigmas``: classifier -> sigma). That last search is
+      also reported alone (``one_search_seconds``: one search at a fixed sigma, which is
+      what the paper's wording describes).
+    * The grid (the comparator): (K, alpha) by the same inner folds over
+      :data:`~milab_widgets.evaluation.neighbors_cv.ALPHA_GRID`
+      (:func:`~milab_widgets.evaluation.neighbors_cv.alpha_by_cv_grid`), per classifier; its
+      choice is scored on the fold's test bags, untimed.
+
+    One search and one scoring run untimed first (numba's kernels loaded). Returns
+    classifier -> its row of :data:`ALPHA_TIMING_COLUMNS` after dataset, classifier, fold.
+    """
+    matrices = source(train)
+    fold_of = inner_folds_of(y, train, settings.inner_folds, settings.seed)
+    inner_folds = range(settings.inner_folds)
+    chosen = {}
+
+    def inner_searches():
+        for inner_fold in inner_folds:
+            nca_alphas(matrices, y, training_bags(fold_of, inner_fold), settings.sigma_grid)
+
+    def one_search(classifier):
+        return lambda: nca_alphas(matrices, y, train, [sigmas[classifier]])
+
+    def grid(classifier):
+        return lambda: chosen.update({classifier: alpha_by_cv_grid(
+            classifier, matrices, y, fold_of, inner_folds, settings.k_grid, ALPHA_GRID)})
+
+    first = next(iter(sigmas))
+    one_search(first)()
+    fixed_alpha_accuracy(first, matrices, y, train, test, settings.k_grid[0], ALPHA_GRID[0])
+    seconds = alternating_cpu_seconds(
+        {"inner_searches": inner_searches,
+         **{f"one_search {name}": one_search(name) for name in sigmas},
+         **{f"grid {name}": grid(name) for name in sigmas}}, rounds=1, first_round=fold)
+    return {name: {
+        "nca_searches": len(inner_folds) * len(settings.sigma_grid) + 1,
+        "nca_seconds": seconds["inner_searches"][0] + seconds[f"one_search {name}"][0],
+        "one_search_seconds": seconds[f"one_search {name}"][0],
+        "grid_seconds": seconds[f"grid {name}"][0],
+        "grid_k": chosen[name]["k"], "grid_alpha": chosen[name]["alpha"],
+        "grid_inner_accuracy": chosen[name]["inner_accuracy"],
+        "grid_accuracy": fixed_alpha_accuracy(name, matrices, y, train, test,
+                                              chosen[name]["k"], chosen[name]["alpha"]),
+        "n_test": int(len(test))} for name in sigmas}
+
+
+def alpha_search_table(alpha_timing: pd.DataFrame, folds: pd.DataFrame) -> pd.DataFrame:
+    """Per data set: the NCA route's and the grid's median CPU milliseconds per outer fold,
+    the geometric-mean ratio grid / NCA over the folds of both classifiers (the claim's
+    value per data set, :func:`~milab_widgets.claims.inth.time_ratios`) and grid / one NCA
+    search, and the mean outer-fold accuracy of intH with alpha from each route."""
+    columns = ["dataset", "folds", "nca_searches", "nca_ms", "grid_ms", "grid_over_nca",
+               "grid_over_one_search", "accuracy_nca", "accuracy_grid"]
+    if alpha_timing.empty:
+        return pd.DataFrame(columns=columns)
+    by_set = alpha_timing.groupby("dataset", sort=False)
+    nca_accuracy = folds[folds.metric == "integrated"].groupby("dataset").accuracy.mean()
+    table = pd.DataFrame({
+        "folds": by_set.size(), "nca_searches": by_set.nca_searches.first(),
+        "nca_ms": 1e3 * by_set.nca_seconds.median(), "grid_ms": 1e3 * by_set.grid_seconds.median(),
+        "grid_over_nca": catalogue.time_ratios(alpha_timing, "nca_seconds"),
+        "grid_over_one_search": catalogue.time_ratios(alpha_timing, "one_search_seconds"),
+        "accuracy_nca": nca_accuracy, "accuracy_grid": by_set.grid_accuracy.mean()},
+        index=by_set.size().index)
+    return table.rename_axis("dataset").reset_index()[columns]
+
+
 def _dataset_sweep(name, y, source, settings) -> pd.DataFrame:
     """Figs. 1-4: outer-fold accuracy of every (K, sigma) for both classifiers with intH."""
     splits = stratified_splits(y, settings.outer_folds, settings.seed)
@@ -224,7 +353,8 @@ def verdict_text(claims: pd.DataFrame) -> str:
     """The verdict as Markdown, read from the claims table: the paper's claims, then the
     project's checks (:func:`~milab_widgets.claims.text.claims_markdown`)."""
     return ("Effects are accuracy differences in points (the sensitivity claim: MILWEB's "
-            "accuracy range minus a set's).\n\n"
+            "accuracy range minus a set's); the alpha-search claim's is a ratio of CPU times, "
+            "the grid's over NCA's.\n\n"
             + claims_markdown(claims, scale=100, unit=" points"))
 
 
@@ -276,6 +406,8 @@ def save_tables(results: Results, folder) -> list[Path]:
         "claims": results.claims,
         "claim_cases": results.claim_cases,
         "sweep": results.sweep,
+        "alpha_timing": results.alpha_timing,
+        "alpha_search": results.alpha_search,
         "paper_comparison": paper_comparison(summary, results.published_setting),
     }
     return write_tables(folder, tables, asdict(results.settings), results.skipped)

@@ -5,7 +5,12 @@ from sklearn.model_selection import StratifiedKFold
 
 from milab_widgets.evaluation.cache import ResultCache
 from milab_widgets.evaluation.neighbors_cv import (
+    ALPHA_GRID,
+    alpha_by_cv_grid,
+    fixed_alpha_accuracy,
     grid_accuracies,
+    inner_folds_of,
+    nca_alphas,
     nested_cv,
     select_parameters,
 )
@@ -92,13 +97,14 @@ def _tied_matrices(seed: int, n_bags: int = 40):
     return {"min": d_min, "max": d_max, "average": (d_min + d_max) / 2}, rng.permutation(n_bags) % 2
 
 
-def _brute_force_accuracy(classifier, metric, matrices, y, train, test, k, sigma):
+def _brute_force_accuracy(classifier, metric, matrices, y, train, test, k, sigma, alpha=None):
     """Accuracy of Wang & Zucker's rule written out (tests/mil's brute-force voters, one
     query at a time), on the metric as the paper defines it: alpha tuned by NCA on the
-    training part for "integrated", each training bag's own label for "adapted"."""
+    training part for "integrated" (unless ``alpha`` is given), each training bag's own
+    label for "adapted"."""
     part = subset(matrices, train, train)
-    alpha = tune_alpha_nca(part["min"], part["max"], y[train], sigma)[0] \
-        if metric == "integrated" else None
+    if metric == "integrated" and alpha is None:
+        alpha = tune_alpha_nca(part["min"], part["max"], y[train], sigma)[0]
     query = metric_distance(subset(matrices, test, train), metric, alpha=alpha, labels=y[train])
     own = metric_distance(part, metric, alpha=alpha, labels=y[train])
     own = own.T if metric == "adapted" else own  # row t: t's label decides its distances
@@ -157,3 +163,71 @@ def test_nested_cv_equals_a_brute_force_protocol(classifier, metric):
     oracle = _brute_force_nested_cv(classifier, metric, matrices, y, 4, 3, (1, 3, 5),
                                     (1.0, 10.0), 4)
     pd.testing.assert_frame_equal(ours[oracle.columns], oracle, check_dtype=False)
+
+
+# -- the comparator of "NCA + golden-section search optimises alpha quickly" -------------------
+def _brute_force_alpha_by_cv(classifier, matrices, y, train, inner, ks, alphas, seed):
+    """(K, alpha, mean accuracy) of the best cell of a brute-force inner cross-validation over
+    K x alpha (scikit-learn's StratifiedKFold, brute-force voting, a pandas groupby; means
+    rounded to 1e-12 so that equal fractions tie, the first maximum: smallest K, then alpha)."""
+    rows = []
+    folds = StratifiedKFold(inner, shuffle=True, random_state=seed)
+    for a, b in folds.split(np.zeros(len(train)), y[train]):
+        rows += [(k, alpha, _brute_force_accuracy(classifier, "integrated", matrices, y,
+                                                  train[a], train[b], k, None, alpha))
+                 for k in ks for alpha in alphas]
+    means = pd.DataFrame(rows, columns=["k", "alpha", "accuracy"]).groupby(
+        ["k", "alpha"])["accuracy"].mean().round(12)
+    k, alpha = means.idxmax()
+    return {"k": k, "alpha": alpha, "inner_accuracy": means.max()}
+
+
+@pytest.mark.parametrize("classifier", ["citation-knn", "knn"])
+def test_alpha_by_cv_grid_is_the_grids_cv_best_by_brute_force(classifier):
+    ks = (1, 3, 5)
+    for seed in range(3):
+        matrices, y = _tied_matrices(seed, n_bags=30)
+        for train, _ in stratified_splits(y, 3, seed):
+            fold_of = inner_folds_of(y, train, 3, seed)
+            ours = alpha_by_cv_grid(classifier, matrices, y, fold_of, range(3), ks)
+            oracle = _brute_force_alpha_by_cv(classifier, matrices, y, train, 3, ks,
+                                              ALPHA_GRID, seed)
+            assert (ours["k"], ours["alpha"]) == (oracle["k"], pytest.approx(oracle["alpha"]))
+            assert ours["inner_accuracy"] == pytest.approx(oracle["inner_accuracy"])
+
+
+def test_alpha_by_cv_grid_breaks_ties_towards_the_smaller_k_then_alpha():
+    # d_minH = d_maxH: every alpha gives the same distances, hence the same accuracies
+    matrices, y = _tied_matrices(0, n_bags=30)
+    same = {"min": matrices["min"], "max": matrices["min"]}
+    train = np.arange(len(y))
+    chosen = alpha_by_cv_grid("knn", same, y, inner_folds_of(y, train, 3, 0), range(3),
+                              (1, 3))
+    assert chosen["alpha"] == 0.0
+    assert ALPHA_GRID == (0.0, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1.0)
+
+
+def test_fixed_alpha_accuracy_and_nca_alphas_match_the_brute_force_and_nca(problem):
+    matrices, y = problem
+    train, test = stratified_splits(y, 4, 0)[1]
+    for classifier in ("citation-knn", "knn"):
+        assert fixed_alpha_accuracy(classifier, matrices, y, train, test, 3, 0.3) == \
+            pytest.approx(_brute_force_accuracy(classifier, "integrated", matrices, y, train,
+                                                test, 3, None, 0.3))
+    part = subset(matrices, train, train)
+    expected = [tune_alpha_nca(part["min"], part["max"], y[train], sigma)[0]
+                for sigma in (1.0, 10.0)]
+    np.testing.assert_allclose(nca_alphas(matrices, y, train, (1.0, 10.0)), expected)
+
+
+def test_inner_folds_of_are_stratified_folds_of_the_training_bags_only(problem):
+    _, y = problem
+    train = stratified_splits(y, 4, 0)[0][0]
+    fold_of = inner_folds_of(y, train, 3, 5)
+    outside = np.setdiff1d(np.arange(len(y)), train)
+    assert (fold_of[outside] == -1).all() and set(fold_of[train]) == {0, 1, 2}
+    expected = np.empty(len(train), dtype=int)
+    for number, (_, b) in enumerate(StratifiedKFold(3, shuffle=True, random_state=5).split(
+            np.zeros(len(train)), y[train])):
+        expected[b] = number
+    np.testing.assert_array_equal(fold_of[train], expected)
