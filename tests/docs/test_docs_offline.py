@@ -231,6 +231,9 @@ def test_the_main_pages_render_offline(require_browser, served_site, tmp_path):
                     "links": page.evaluate(
                         "() => [...document.querySelectorAll('.milab-api-links a')]"
                         ".map(a => a.textContent.trim())"),
+                    "article_width": page.evaluate(
+                        "() => document.querySelector('.bd-article')"
+                        ".getBoundingClientRect().width"),
                 }
                 page.screenshot(path=str(shots / f"docs-{name}.png"), full_page=False)
                 page.close()
@@ -242,6 +245,10 @@ def test_the_main_pages_render_offline(require_browser, served_site, tmp_path):
         assert "\\(" not in found["text"] and "\\[" not in found["text"], f"raw TeX on {name}"
         if MAIN_PAGES[name][1]:
             assert found["formulas"] >= 1, f"{name}: no formula drawn"
+    # Beside both sidebars the article keeps most of a 1400 px window (the theme's own
+    # widths left it 746 px; docs/_static/milab.css).
+    for name in ("api", "paper", "gallery"):
+        assert seen[name]["article_width"] >= 0.6 * 1400, (name, seen[name]["article_width"])
     thumbnails = seen["gallery"]["thumbnails"]
     assert len(thumbnails) == 5 and all(width > 0 for width in thumbnails), thumbnails
     # The API page links its user-guide section, its paper page and its notebook.
