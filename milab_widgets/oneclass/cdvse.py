@@ -51,14 +51,22 @@ from milab_widgets.oneclass.spheres import Spheres
 from milab_widgets.oneclass.validation import POSITIVE
 
 __all__ = ["CDVSESVDD", "auxiliary_weights", "cdvse_objective", "distance_moments",
-           "half_quadratic_weights", "surrogate_qp"]
+           "distance_variance", "half_quadratic_weights", "surrogate_qp"]
+
+
+def distance_variance(w, distances) -> float:
+    """The paper's eq. 14, sum_i sum_n (d_i(x_n) - w.d_n)^2: each member's distance from
+    the weighted ensemble distance w.d_n, squared and summed over the M members and the N
+    rows of the (N, M) distance matrix ``distances``."""
+    spread = distances - (distances @ w)[:, None]
+    return float(np.sum(spread**2))
 
 
 def cdvse_objective(w, radii, distances, sigma, lam, gamma_l1) -> float:
     """J(w) of the paper's eq. 17; ``distances`` is the (N, M) matrix d_k(x_n)."""
     compactness = np.mean(np.exp(-((radii - w @ radii) ** 2) / (2.0 * sigma**2)))
-    spread = distances - (distances @ w)[:, None]
-    return float(compactness - lam * np.sum(spread**2) - gamma_l1 * np.abs(w).sum())
+    return float(compactness - lam * distance_variance(w, distances)
+                 - gamma_l1 * np.abs(w).sum())
 
 
 def auxiliary_weights(w, radii, sigma) -> np.ndarray:

@@ -10,6 +10,7 @@ from milab_widgets.oneclass.cdvse import (
     auxiliary_weights,
     cdvse_objective,
     distance_moments,
+    distance_variance,
     half_quadratic_weights,
     surrogate_qp,
 )
@@ -50,6 +51,17 @@ def test_objective_equals_the_formula(problem):
     w = np.random.default_rng(0).uniform(0, 0.3, 6)
     assert cdvse_objective(w, r, D, 0.3, 0.7, 0.2) == pytest.approx(
         brute_objective(w, r, D, 0.3, 0.7, 0.2), rel=1e-12)
+
+
+def test_distance_variance_is_eq_14(problem):
+    _, D = problem
+    w = np.random.default_rng(2).uniform(0, 0.3, 6)
+    by_loops = sum((D[n, i] - sum(w[k] * D[n, k] for k in range(6))) ** 2
+                   for i in range(6) for n in range(len(D)))
+    assert distance_variance(w, D) == pytest.approx(by_loops, rel=1e-12)
+    # every member at the same distance from a sample, weights summing to 1: no spread
+    assert distance_variance(np.full(4, 0.25), np.tile([[0.3], [0.8]], (1, 4))) == \
+        pytest.approx(0.0, abs=1e-15)
 
 
 def test_surrogate_quadratic_is_the_half_quadratic_surrogate(problem):
