@@ -118,3 +118,53 @@ def objective_chart(history: np.ndarray) -> alt.Chart:
         y=alt.Y("objective:Q", title="J(w)", scale=alt.Scale(zero=False)),
         tooltip=["iteration", alt.Tooltip("objective:Q", format=".6g")],
     ).properties(width=260, height=160, title="Objective (the paper's eq. 17)")
+
+
+# -- the mechanism claims (experiments.cdvse_mechanisms tables) ------------------------------
+ENSEMBLE_NAMES = {"bagging": "Bagging", "cdvse": "CDVSE (λ = 1)", "ablated": "λ = 0"}
+
+
+def compactness_chart(summary: pd.DataFrame) -> alt.Chart:
+    """Advantage (1): per data set, the mean share of the reference sample that Bagging
+    and CDVSE accept (``compactness_summary``); lower is a more compact region."""
+    data = summary.melt(id_vars=["dataset", "reference"],
+                        value_vars=["bagging_accepted", "cdvse_accepted"],
+                        var_name="method", value_name="accepted")
+    data = data.assign(method=data.method.str.removesuffix("_accepted").map(ENSEMBLE_NAMES))
+    return alt.Chart(data).mark_point(filled=True, size=60).encode(
+        x=alt.X("dataset:N", sort=list(summary.dataset), title=None),
+        y=alt.Y("accepted:Q", title="share of the reference accepted"),
+        color=alt.Color("method:N", title=None), shape=alt.Shape("method:N", title=None),
+        tooltip=["dataset", "reference", "method", alt.Tooltip("accepted:Q", format=".3f")],
+    ).properties(width=520, height=200,
+                 title="Compactness: share of a fixed reference sample accepted")
+
+
+def diversity_chart(summary: pd.DataFrame) -> alt.Chart:
+    """Advantage (2): per data set, the mean pairwise disagreement of the members CDVSE
+    keeps with the distance-variance term (λ = 1) and without it (λ = 0)."""
+    data = summary.assign(ensemble=summary.ensemble.map(ENSEMBLE_NAMES))
+    return alt.Chart(data).mark_bar().encode(
+        x=alt.X("dataset:N", sort=list(dict.fromkeys(summary.dataset)), title=None),
+        xOffset="ensemble:N", y=alt.Y("disagreement:Q", title="pairwise disagreement (test)"),
+        color=alt.Color("ensemble:N", title=None),
+        tooltip=["dataset", "ensemble", alt.Tooltip("kept:Q", format=".1f"),
+                 alt.Tooltip("disagreement:Q", format=".4f"),
+                 alt.Tooltip("distance_variance:Q", format=".3g")],
+    ).properties(width=520, height=200, title="Diversity of the kept members")
+
+
+def sensitivity_chart(summary: pd.DataFrame) -> alt.Chart:
+    """The conclusions' parameters: CDVSE's mean test g-mean along σ, ζ and C (the other
+    two at their selected values), one line per data set, one panel per parameter."""
+    order = list(dict.fromkeys(summary.parameter))
+    return alt.Chart(summary).mark_line(point=True).encode(
+        x=alt.X("value:Q", scale=alt.Scale(type="log"), title="parameter value"),
+        y=alt.Y("test:Q", title="test g-mean"),
+        color=alt.Color("dataset:N", title=None),
+        tooltip=["dataset", "parameter", "value", alt.Tooltip("test:Q", format=".3f"),
+                 alt.Tooltip("kept:Q", format=".1f")],
+    ).properties(width=200, height=180).facet(
+        column=alt.Column("parameter:N", sort=order, title=None),
+    ).resolve_scale(x="independent").properties(
+        title="Test g-mean along each parameter (the others at their selected values)")

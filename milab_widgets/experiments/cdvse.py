@@ -15,8 +15,12 @@ Regenerates, as tidy DataFrames:
 - the paper's claims, each at the scope the paper words it, from the catalogue
   :mod:`milab_widgets.claims.cdvse`: per data set and rival Nadeau & Bengio's corrected
   resampled t on the 20 repetitions, which are random re-splits of one data set (their
-  training and test sets overlap), not independent test sets; and the test-set prediction
-  time of CDVSE against Bagging (a separate timing record, :func:`uci_timings`).
+  training and test sets overlap), not independent test sets; the test-set prediction
+  time of CDVSE against Bagging (a separate timing record, :func:`uci_timings`); and the
+  mechanism claims' measurements (:mod:`milab_widgets.experiments.cdvse_mechanisms`:
+  the share of a reference sample CDVSE and Bagging accept, the diversity of the members
+  kept with and without the distance-variance term, the test g-mean along each of sigma,
+  zeta and C; records of their own, :func:`uci_members` and :func:`uci_sensitivity`).
 
 The paper's "C" is nu. As SVDD's bound on the duals (which sum to 1), C = 0.4 would leave at
 most 1/C = 2.5, so two, training samples outside the sphere whatever n, which cannot give
@@ -68,6 +72,21 @@ from milab_widgets.evaluation.oneclass_selection import (
     select_svdd_by,
 )
 from milab_widgets.exceptions import InputError
+from milab_widgets.experiments.cdvse_mechanisms import (
+    COMPACTNESS_COLUMNS,
+    DIVERSITY_COLUMNS,
+    REFERENCE,
+    REFERENCE_SIZE,
+    SENSITIVITY_COLUMNS,
+    SENSITIVITY_REPETITIONS,
+    bagging_and_cdvse,
+    compactness_rows,
+    compactness_summary,
+    diversity_summary,
+    members_record,
+    sensitivity_record,
+    sensitivity_summary,
+)
 from milab_widgets.experiments.tables import concat_or_empty, load_available, write_tables
 from milab_widgets.oneclass import SVDD, AdaBoostSVDD, BaggingSVDD, CDVSESVDD
 
@@ -222,6 +241,15 @@ class Results:
     test_train_ratios: dict = field(default_factory=dict)
     #: Test-set prediction times of Bagging and CDVSE (:data:`TIMING_COLUMNS`).
     timings: pd.DataFrame | None = None
+    #: The mechanism claims' measurements (:mod:`~milab_widgets.experiments.cdvse_mechanisms`):
+    #: the share of a reference sample Bagging and CDVSE accept, UCI and artificial sets
+    #: (COMPACTNESS_COLUMNS); the kept members' diversity with lambda = 1 and 0
+    #: (DIVERSITY_COLUMNS); CDVSE's test g-mean along each parameter (SENSITIVITY_COLUMNS).
+    compactness: pd.DataFrame = field(
+        default_factory=lambda: concat_or_empty([], COMPACTNESS_COLUMNS))
+    diversity: pd.DataFrame = field(default_factory=lambda: concat_or_empty([], DIVERSITY_COLUMNS))
+    sensitivity: pd.DataFrame = field(
+        default_factory=lambda: concat_or_empty([], SENSITIVITY_COLUMNS))
 
     @property
     def summary(self) -> pd.DataFrame:
@@ -235,7 +263,9 @@ class Results:
         return catalogue.claim_cases(runs, self.synthetic, self.test_train_ratios,
                                      criterion=self.settings.criterion,
                                      paper_parameters=PAPER_PARAMETERS,
-                                     synthetic_members=SYNTHETIC_SETTING["n_estimators"])
+                                     synthetic_members=SYNTHETIC_SETTING["n_estimators"],
+                                     compactness=self.compactness, diversity=self.diversity,
+                                     sensitivity=self.sensitivity)
 
     @property
     def claims(self) -> pd.DataFrame:
@@ -266,15 +296,20 @@ def run(datasets=UCI_DATASETS, quick: bool = False, seed: int = 0, repetitions=N
 
 def _run(settings: Settings, datasets, cache_dir, synthetic: bool, n_jobs, progress) -> Results:
     tables = synthetic_experiment(settings) if synthetic else _empty_synthetic()
-    synthetic, boundaries, points = tables
+    synthetic, boundaries, points, synthetic_compactness = tables
     available, skipped = load_available(datasets, UNAVAILABLE)
     cache = ResultCache(cache_dir)
     all_runs = uci_runs(available, settings, cache, n_jobs, progress)
     runs = all_runs[all_runs[PARAMETERS_COLUMN] == settings.criterion]
     ratios = {name: test_train_ratio(data.y, settings) for name, data in available.items()}
     timings = uci_timings(available, runs, settings, cache, n_jobs, progress)
+    compactness, diversity = uci_members(available, runs, settings, cache, n_jobs, progress)
+    sensitivity = uci_sensitivity(available, runs, settings, cache, n_jobs, progress)
     return Results(settings, runs[list(RUN_COLUMNS)].reset_index(drop=True), synthetic,
-                   boundaries, points, skipped, all_runs, ratios, timings)
+                   boundaries, points, skipped, all_runs, ratios, timings,
+                   concat_or_empty([part for part in (synthetic_compactness, compactness)
+                                    if not part.empty], COMPACTNESS_COLUMNS),
+                   diversity, sensitivity)
 
 
 # -- §4.1: artificial sets, and the panel's playground ------------------------------------
@@ -337,26 +372,45 @@ def synthetic_experiment(settings: Settings, grid_size: int = 90):
     """SVDD vs CDVSE on Sine_noise and Square_noise with §4.1's fixed setting.
 
     Returns (scores: one row per dataset x repetition x method; boundaries: decision values
-    of repetition 0 on a grid over [0, 3]^2; points: repetition 0's samples and roles).
+    of repetition 0 on a grid over [0, 3]^2; points: repetition 0's samples and roles;
+    compactness: per dataset x repetition, the share of that grid (the box's area) that
+    Bagging and CDVSE accept, see :func:`synthetic_compactness`).
     """
-    scores, grids, samples = [], [], []
+    scores, grids, samples, compact = [], [], [], []
+    grid = _grid(grid_size)
     for name, generate in SYNTHETIC.items():
         for repetition in range(settings.repetitions):
             seed = _seed(settings.seed, name, repetition)
             result = playground(generate(seed=seed), **SYNTHETIC_SETTING, seed=seed,
                                 grid_size=grid_size if repetition == 0 else None)
-            scores.append(result.scores.assign(dataset=name, repetition=repetition))
+            keys = {"dataset": name, "repetition": repetition}
+            scores.append(result.scores.assign(**keys))
+            compact += [{**keys, **row} for row in synthetic_compactness(result, seed, grid)]
             if repetition == 0:
                 grids.append(result.boundaries.assign(dataset=name))
                 samples.append(result.points.assign(dataset=name))
     return (pd.concat(scores, ignore_index=True), pd.concat(grids, ignore_index=True),
-            pd.concat(samples, ignore_index=True))
+            pd.concat(samples, ignore_index=True),
+            pd.DataFrame(compact, columns=COMPACTNESS_COLUMNS))
+
+
+def synthetic_compactness(result: Playground, seed: int, grid: np.ndarray) -> list[dict]:
+    """§4.1's compactness: the share of ``grid`` (over the [0, 3]^2 box) and of the test
+    normals that the playground's CDVSE and Bagging accept, Bagging fitted with the same
+    seed on the same training rows, so its members are CDVSE's (all kept, majority vote)."""
+    roles = result.points.groupby("role")[["x", "y"]]
+    bagging = BaggingSVDD(SYNTHETIC_SETTING["n_estimators"], C=SYNTHETIC_SETTING["C"],
+                          gamma=SYNTHETIC_SETTING["zeta"], random_state=seed
+                          ).fit(roles.get_group("training").to_numpy())
+    return compactness_rows({"bagging": bagging, "cdvse": result.ensemble}, grid,
+                            roles.get_group("test normal").to_numpy(), "box grid")
 
 
 def _empty_synthetic():
-    """The (scores, boundaries, points) of :func:`synthetic_experiment` with no rows."""
+    """The (scores, boundaries, points, compactness) of :func:`synthetic_experiment` with
+    no rows."""
     return (concat_or_empty([], SYNTHETIC_COLUMNS), concat_or_empty([], BOUNDARY_COLUMNS),
-            concat_or_empty([], POINT_COLUMNS))
+            concat_or_empty([], POINT_COLUMNS), concat_or_empty([], COMPACTNESS_COLUMNS))
 
 
 def playground_data(name: str, seed: int = 0):
@@ -448,25 +502,49 @@ def scaled_split(data, seed: int, settings: Settings):
             data.y[test])
 
 
+def selected_parameter_tasks(datasets: dict, runs: pd.DataFrame, settings: Settings,
+                             record, parts: dict, repetitions: int) -> list[GridTask]:
+    """One task per data set and repetition below ``repetitions``, for a record kept apart
+    from the repetition's own: ``record(split, (C, zeta, sigma), seed, settings)`` on the
+    repetition's split and seed, at the parameters ``runs`` selected for CDVSE there.
+    ``parts`` (the record's name and own settings) join its cache key with the protocol."""
+    protocol = {key: value for key, value in asdict(settings).items()
+                if key not in NOT_IN_CACHE_KEY}
+    tasks = []
+    for name, data in datasets.items():
+        chosen = runs[(runs.dataset == name) & (runs.method == "cdvse")
+                      & (runs.repetition < repetitions)]
+        for row in chosen.itertuples(index=False):
+            tasks.append(GridTask(
+                {**parts, "dataset": name, "repetition": row.repetition, **protocol},
+                partial(_on_split, record, data, (row.C, row.zeta, row.sigma),
+                        _seed(settings.seed, name, row.repetition), settings)))
+    return tasks
+
+
+def _on_split(record, data, parameters, seed: int, settings: Settings) -> dict:
+    return record(scaled_split(data, seed, settings), parameters, seed, settings)
+
+
+def _record_rows(tasks: list[GridTask], records: list[dict], part: str, columns) -> pd.DataFrame:
+    """The rows under ``part`` of each task's record, with the task's data set and
+    repetition."""
+    return pd.DataFrame([{"dataset": task.parts["dataset"],
+                          "repetition": task.parts["repetition"], **row}
+                         for task, record in zip(tasks, records) for row in record[part]],
+                        columns=columns)
+
+
 def uci_timings(datasets: dict, runs: pd.DataFrame, settings: Settings, cache: ResultCache,
                 n_jobs: int | None = None, progress: bool = False) -> pd.DataFrame:
     """Test-set prediction times of Bagging (all M members) and CDVSE (the kept ones) at the
     parameters ``runs`` selected, for the first repetitions of each data set (see
     :data:`TIMED_REPETITIONS`); one cached record per (data set, repetition), keyed apart
     from the repetition's own record."""
-    protocol = {key: value for key, value in asdict(settings).items()
-                if key not in NOT_IN_CACHE_KEY}
-    timed = 1 if settings.quick else TIMED_REPETITIONS
-    tasks = []
-    for name, data in datasets.items():
-        chosen = runs[(runs.dataset == name) & (runs.method == "cdvse")
-                      & (runs.repetition < timed)]
-        for row in chosen.itertuples(index=False):
-            tasks.append(GridTask(
-                {"experiment": "cdvse-timing", "dataset": name, "repetition": row.repetition,
-                 "calls": TIMED_CALLS, "loops": CALL_LOOPS, **protocol},
-                partial(timing_record, data, row.repetition, (row.C, row.zeta, row.sigma),
-                        _seed(settings.seed, name, row.repetition), settings)))
+    tasks = selected_parameter_tasks(
+        datasets, runs, settings, timing_record,
+        {"experiment": "cdvse-timing", "calls": TIMED_CALLS, "loops": CALL_LOOPS},
+        1 if settings.quick else TIMED_REPETITIONS)
     records = run_grid(tasks, cache, n_jobs, progress, desc="prediction timings")
     rows = [{"dataset": task.parts["dataset"], "repetition": task.parts["repetition"],
              "call": call, "method": method, "seconds": seconds, "kept": record["kept"],
@@ -476,17 +554,12 @@ def uci_timings(datasets: dict, runs: pd.DataFrame, settings: Settings, cache: R
     return pd.DataFrame(rows, columns=TIMING_COLUMNS)
 
 
-def timing_record(data, repetition: int, parameters, seed: int, settings: Settings) -> dict:
+def timing_record(split, parameters, seed: int, settings: Settings) -> dict:
     """Refit one repetition's Bagging and CDVSE (same split, seed and parameters (C, zeta,
     sigma) as its record) and time their predict on its test set: ``TIMED_CALLS``
     alternating calls of ``CALL_LOOPS`` predictions each, after one warm-up call each."""
-    X_train, _, X_test, _ = scaled_split(data, seed, settings)
-    C, zeta, sigma = parameters
-    bagging = BaggingSVDD(settings.n_estimators, C=C, gamma=zeta,
-                          random_state=seed).fit(X_train)
-    cdvse = CDVSESVDD(settings.n_estimators, C=C, gamma=zeta, sigma=sigma,
-                      max_iter=settings.max_iter, random_state=seed
-                      ).fit(X_train, spheres=bagging.spheres_)
+    X_train, _, X_test, _ = split
+    bagging, cdvse = bagging_and_cdvse(X_train, parameters, seed, settings)
     times = {"bagging": [], "cdvse": []}
     for model in (bagging, cdvse):
         model.predict(X_test)
@@ -497,6 +570,35 @@ def timing_record(data, repetition: int, parameters, seed: int, settings: Settin
                 model.predict(X_test)
             times[method].append(time.perf_counter() - start)
     return {**times, "kept": _kept(cdvse), "n_test": len(X_test)}
+
+
+def uci_members(datasets: dict, runs: pd.DataFrame, settings: Settings, cache: ResultCache,
+                n_jobs: int | None = None, progress: bool = False
+                ) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """(compactness, diversity) of every repetition at the parameters ``runs`` selected
+    (:func:`~milab_widgets.experiments.cdvse_mechanisms.members_record`): one cached record
+    per (data set, repetition), keyed apart from the repetition's own record."""
+    tasks = selected_parameter_tasks(
+        datasets, runs, settings, members_record,
+        {"experiment": "cdvse-members", "reference": REFERENCE,
+         "reference_size": REFERENCE_SIZE}, settings.repetitions)
+    records = run_grid(tasks, cache, n_jobs, progress, desc="compactness and diversity")
+    return (_record_rows(tasks, records, "compactness", COMPACTNESS_COLUMNS),
+            _record_rows(tasks, records, "diversity", DIVERSITY_COLUMNS))
+
+
+def uci_sensitivity(datasets: dict, runs: pd.DataFrame, settings: Settings,
+                    cache: ResultCache, n_jobs: int | None = None, progress: bool = False
+                    ) -> pd.DataFrame:
+    """CDVSE's test g-mean along sigma, zeta and C for the first repetitions of each data
+    set (:data:`~milab_widgets.experiments.cdvse_mechanisms.SENSITIVITY_REPETITIONS`, quick
+    mode 1; :func:`~milab_widgets.experiments.cdvse_mechanisms.sensitivity_record`): one
+    cached record per (data set, repetition), keyed apart from the repetition's own."""
+    tasks = selected_parameter_tasks(
+        datasets, runs, settings, sensitivity_record, {"experiment": "cdvse-sensitivity"},
+        1 if settings.quick else SENSITIVITY_REPETITIONS)
+    records = run_grid(tasks, cache, n_jobs, progress, desc="parameter axes")
+    return _record_rows(tasks, records, "rows", SENSITIVITY_COLUMNS)
 
 
 def selected_parameters(X_train, y_train, settings: Settings, seed: int) -> dict:
@@ -703,8 +805,12 @@ def verdict(claims: pd.DataFrame, all_runs: pd.DataFrame | None,
     checks (:func:`~milab_widgets.claims.text.claims_markdown`), then how far the seed's own
     parameters get (:func:`replay_distance`)."""
     text = ("Effects are g-mean differences in points (the members claim: the fraction of "
-            "members dropped, in points; the timing claim: Bagging's time over CDVSE's).\n\n"
-            + claims_markdown(claims, scale=100, unit=" points"))
+            "members dropped, in points; the timing claim: Bagging's time over CDVSE's; the "
+            "compactness claim: 100 x log of Bagging's accepted share of the reference over "
+            "CDVSE's, about the percentage less that CDVSE accepts; the diversity claim: the "
+            "kept members' pairwise disagreement, lambda = 1 minus lambda = 0, in points; the "
+            "parameters claim: the g-mean range along the weakest parameter, against 5 "
+            "points).\n\n" + claims_markdown(claims, scale=100, unit=" points"))
     distance = replay_distance(all_runs, criterion)
     return text + (f"\n\n{distance}" if distance else "")
 
@@ -746,5 +852,10 @@ def save_tables(results: Results, folder) -> list[Path]:
         "synthetic": synthetic_table(results.synthetic),
         "claims": results.claims, "claim_cases": results.claim_cases,
         "timings": results.timings,
+        "compactness": results.compactness,
+        "compactness_summary": compactness_summary(results.compactness),
+        "diversity": results.diversity, "diversity_summary": diversity_summary(results.diversity),
+        "sensitivity": results.sensitivity,
+        "sensitivity_summary": sensitivity_summary(results.sensitivity),
     }
     return write_tables(folder, tables, asdict(results.settings), results.skipped)

@@ -1,17 +1,26 @@
 """CDVSE charts: the boundary cells against a brute-force neighbour check; every chart
-builds a valid Vega-Lite spec."""
+builds a valid Vega-Lite spec, the mechanism charts from the experiment's summaries."""
 
 import numpy as np
 import pandas as pd
+import pytest
 import vl_convert
 
 from milab_widgets.charts.cdvse import (
     boundary_cells,
     boundary_chart,
+    compactness_chart,
+    diversity_chart,
     kept_chart,
     objective_chart,
     scores_chart,
+    sensitivity_chart,
     weights_chart,
+)
+from milab_widgets.experiments.cdvse_mechanisms import (
+    compactness_summary,
+    diversity_summary,
+    sensitivity_summary,
 )
 
 
@@ -62,3 +71,28 @@ def test_kept_chart_names_m_only_when_given():
                                "paper_kept": [4]})
     assert "of M = 20" in str(kept_chart(parameters, n_estimators=20).to_dict())
     assert "of M" not in str(kept_chart(parameters).to_dict())
+
+
+def test_the_mechanism_charts_build_from_the_experiments_summaries():
+    compactness = pd.DataFrame([{"dataset": d, "repetition": r, "method": m,
+                                 "reference": "marginals", "points": 100,
+                                 "accepted": 0.4 if m == "bagging" else 0.36,
+                                 "normals_accepted": 0.7}
+                                for d in ("heart", "sonar") for r in range(2)
+                                for m in ("bagging", "cdvse")])
+    summary = compactness_summary(compactness)
+    assert list(summary.dataset) == ["heart", "sonar"]
+    assert summary.cdvse_accepted.to_numpy() == pytest.approx([0.36, 0.36])
+    diversity = pd.DataFrame([{"dataset": "heart", "repetition": 0, "ensemble": e, "lam": lam,
+                               "kept": k, "disagreement": dis, "distance_variance": 0.01}
+                              for e, lam, k, dis in (("cdvse", 1.0, 20, 0.07),
+                                                     ("ablated", 0.0, 1, 0.0))])
+    sensitivity = pd.DataFrame([{"dataset": "heart", "repetition": 0, "parameter": p,
+                                 "value": v, "selected": v == 1.0, "test": 0.5 + 0.01 * v,
+                                 "kept": 10} for p in ("sigma", "zeta", "C")
+                                for v in (0.1, 1.0, 5.0)])
+    charts = [compactness_chart(summary), diversity_chart(diversity_summary(diversity)),
+              sensitivity_chart(sensitivity_summary(sensitivity))]
+    for chart in charts:
+        assert vl_convert.vegalite_to_svg(chart.to_dict()).startswith("<svg")
+    assert "CDVSE (λ = 1)" in str(charts[1].to_dict()) and "λ = 0" in str(charts[1].to_dict())

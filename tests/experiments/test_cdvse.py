@@ -1,6 +1,8 @@
 """CDVSE's experiment module: split protocol, the replay at the paper's parameters (nu),
 the selection criteria, the claims builder, a small run end to end, tables, cache."""
 
+from dataclasses import asdict
+
 import numpy as np
 import pandas as pd
 import pytest
@@ -22,7 +24,18 @@ from milab_widgets.evaluation.oneclass_selection import (
 )
 from milab_widgets.exceptions import InputError
 from milab_widgets.experiments import cdvse
-from milab_widgets.oneclass import SVDD
+from milab_widgets.experiments.cdvse_mechanisms import (
+    COMPACTNESS_COLUMNS,
+    DIVERSITY_COLUMNS,
+    REFERENCE,
+    REFERENCE_SIZE,
+    SENSITIVITY_COLUMNS,
+    ablated_members,
+    accepted_fraction,
+    members_record,
+    sensitivity_record,
+)
+from milab_widgets.oneclass import SVDD, BaggingSVDD, CDVSESVDD
 
 
 def test_split_takes_70_percent_of_normals_and_half_a_percent_of_outliers():
@@ -64,9 +77,18 @@ def test_small_run_end_to_end(require_dataset, tmp_path):
     timings = results.timings  # quick: one timed repetition, TIMED_CALLS calls per method
     assert len(timings) == 2 * cdvse.TIMED_CALLS and (timings.seconds > 0).all()
     assert timings.kept.iloc[0] == results.runs.set_index("method").loc["cdvse", "kept"]
+    # the mechanism claims' records: compactness and diversity in every repetition (and
+    # compactness on the artificial sets), the parameter axes in the first
+    assert set(results.compactness.dataset) == {"thyroid", "sine_noise", "square_noise"}
+    assert list(results.diversity.ensemble) == ["cdvse", "ablated"]
+    axes = results.sensitivity.groupby("parameter").size()
+    settings = results.settings
+    assert (axes["sigma"], axes["zeta"]) == (len(settings.sigma_grid), len(settings.zeta_grid))
     written = cdvse.save_tables(results, tmp_path / "out")
     assert all(path.exists() for path in written)
-    assert (tmp_path / "out" / "timings.csv").exists()
+    for name in ("timings", "compactness", "diversity", "sensitivity", "compactness_summary",
+                 "diversity_summary", "sensitivity_summary"):
+        assert (tmp_path / "out" / f"{name}.csv").exists()
     replay = pd.read_csv(tmp_path / "out" / "table4_paper_parameters.csv")
     assert replay.loc[0, "CDVSE (paper)"] == "94.23 ± 1.81"
     again = cdvse.run(["thyroid"], quick=True, repetitions=1, cache_dir=tmp_path / "cache")
@@ -90,14 +112,31 @@ def test_run_without_the_synthetic_sets_gives_empty_tables_with_columns():
                            (results.points, cdvse.POINT_COLUMNS)):
         assert table.empty and list(table.columns) == list(columns)
     assert results.runs.empty and results.timings.empty
+    for table, columns in ((results.compactness, COMPACTNESS_COLUMNS),
+                           (results.diversity, DIVERSITY_COLUMNS),
+                           (results.sensitivity, SENSITIVITY_COLUMNS)):
+        assert table.empty and list(table.columns) == list(columns)
     assert (results.claims.reproduced == "not tested").all()  # every claim keeps its row
     assert "not tested" in cdvse.verdict(results.claims, results.all_runs)
+
+
+def test_the_artificial_sets_alone_test_the_compactness_claim():
+    # no UCI data (a fresh install): the artificial sets' compactness is all there is
+    results = cdvse.run([], quick=True, repetitions=2)
+    assert set(results.compactness.dataset) == {"sine_noise", "square_noise"}
+    assert results.compactness.accepted.dtype == float
+    rows = results.claims.set_index("id")
+    assert rows.loc["compact-boundary", "n"] == 2
+    assert rows.loc["compact-boundary", "reproduced"] != "not tested"
+    assert rows.loc["diverse-members", "reproduced"] == "not tested"
 
 
 def test_synthetic_columns_match_the_experiment():
     settings = cdvse.Settings.for_mode(True, repetitions=1)
     tables = cdvse.synthetic_experiment(settings, grid_size=5)
-    columns = (cdvse.SYNTHETIC_COLUMNS, cdvse.BOUNDARY_COLUMNS, cdvse.POINT_COLUMNS)
+    columns = (cdvse.SYNTHETIC_COLUMNS, cdvse.BOUNDARY_COLUMNS, cdvse.POINT_COLUMNS,
+               COMPACTNESS_COLUMNS)
+    assert len(tables) == len(columns)
     for table, expected in zip(tables, columns):
         assert list(table.columns) == list(expected)
 
@@ -277,3 +316,152 @@ def test_table_cells_show_no_spread_for_a_single_repetition():
     assert _cell(0.8, 0.05) == "80.00 ± 5.00"
     assert _cell(0.8, float("nan")) == "80.00"  # one repetition: pandas' std is NaN
     assert _cell(float("nan"), float("nan")) == "—"
+
+
+# -- the mechanism claims' measurements -----------------------------------------------------
+class Disk:
+    """A stand-in one-class model: accepts the disk of radius 1 around (1.5, 1.5)."""
+
+    def predict(self, X):
+        return np.where(((X - 1.5) ** 2).sum(axis=1) <= 1.0, 1, -1)
+
+
+class Below:
+    """A stand-in one-class model: accepts the points whose first feature is <= t."""
+
+    def __init__(self, t):
+        self.t = t
+
+    def predict(self, X):
+        return np.where(X[:, 0] <= self.t, 1, -1)
+
+
+def test_the_grid_share_is_the_share_of_the_boxs_area():
+    # a disk of area pi in the 3 x 3 box; the 90 x 90 grid (spacing 3/89) resolves it to
+    # about half a spacing along the perimeter: 2 pi x 1.5/89 / 9 = 0.012
+    assert accepted_fraction(Disk(), cdvse._grid(90)) == pytest.approx(np.pi / 9, abs=0.012)
+    assert accepted_fraction(Below(1.0), cdvse._grid(90)) == pytest.approx(1 / 3, abs=0.012)
+
+
+def test_the_uci_reference_follows_each_features_training_marginal():
+    # a model accepting x_0 <= t accepts, of the product of the marginals, the training
+    # share with x_0 <= t (up to the binomial noise of REFERENCE_SIZE draws: sd <= 0.011)
+    X = np.random.default_rng(0).uniform(size=(80, 4)) ** 2
+    reference = artificial_outliers(X, REFERENCE_SIZE, np.random.default_rng(1), REFERENCE)
+    for t in (0.1, 0.3, 0.6):
+        assert accepted_fraction(Below(t), reference) == pytest.approx(
+            np.mean(X[:, 0] <= t), abs=0.045)
+
+
+def toy_split(settings, seed=3):
+    return cdvse.scaled_split(toy_thyroid(), seed, settings)
+
+
+def test_members_record_against_models_fitted_directly():
+    settings = cdvse.Settings.for_mode(True, repetitions=1, n_estimators=8)
+    seed, (C, zeta, sigma) = 3, (0.2, 1.0, 0.3)
+    split = toy_split(settings, seed)
+    X_train, _, X_test, y_test = split
+    record = members_record(split, (C, zeta, sigma), seed, settings)
+    # the oracle: each model fitted on its own (CDVSE draws the same bootstrap samples)
+    models = {"bagging": BaggingSVDD(8, C=C, gamma=zeta, random_state=seed).fit(X_train),
+              "cdvse": CDVSESVDD(8, C=C, gamma=zeta, sigma=sigma, max_iter=settings.max_iter,
+                                 random_state=seed).fit(X_train)}
+    reference = artificial_outliers(X_train, REFERENCE_SIZE, np.random.default_rng(seed),
+                                    REFERENCE)
+    for row in record["compactness"]:
+        model = models[row["method"]]
+        assert row["accepted"] == np.mean(model.predict(reference) == 1)
+        assert row["normals_accepted"] == np.mean(model.predict(X_test[y_test == 1]) == 1)
+        assert row["points"] == REFERENCE_SIZE
+    spheres = models["cdvse"].spheres_
+    distances, inside = spheres.distances(X_test), spheres.inside(X_test)
+    ablated = CDVSESVDD(8, C=C, gamma=zeta, sigma=sigma, lam=0.0, max_iter=settings.max_iter,
+                        random_state=seed).fit(X_train)
+    for row, model in zip(record["diversity"], (models["cdvse"], ablated)):
+        kept = model.selected_
+        pairs = [np.mean(inside[:, i] != inside[:, j]) for a, i in enumerate(kept)
+                 for j in kept[a + 1:]]
+        assert row["kept"] == len(kept)
+        assert row["disagreement"] == pytest.approx(np.mean(pairs) if pairs else 0.0)
+        spread = distances - distances @ model.weights_[:, None]
+        assert row["distance_variance"] == pytest.approx(np.mean(spread ** 2))
+    assert [row["lam"] for row in record["diversity"]] == [1.0, 0.0]
+
+
+def test_an_ablation_whose_weights_are_all_zero_keeps_no_member():
+    settings = cdvse.Settings.for_mode(True, repetitions=1, n_estimators=6)
+    X_train = toy_split(settings)[0]
+    spheres = BaggingSVDD(6, C=0.2, gamma=1.0, random_state=0).fit(X_train).spheres_
+    weights, kept = ablated_members(spheres, X_train, 0.3, 20, gamma_l1=50.0)
+    assert not weights.any() and kept.size == 0
+    with pytest.raises(InputError, match="every CDVSE weight is 0"):  # what the estimator says
+        CDVSESVDD(6, C=0.2, gamma=1.0, sigma=0.3, lam=0.0, gamma_l1=50.0,
+                  random_state=0).fit(X_train, spheres=spheres)
+
+
+def test_sensitivity_moves_one_parameter_at_a_time_over_its_grid():
+    settings = cdvse.Settings.for_mode(True, repetitions=1, n_estimators=6,
+                                       C_grid=(0.01, 0.2, 1.0))
+    seed, selected = 2, {"C": 0.2, "zeta": 1.0, "sigma": 0.1}
+    split = toy_split(settings, seed)
+    X_train, _, X_test, y_test = split
+    rows = pd.DataFrame(sensitivity_record(split, tuple(selected.values()), seed,
+                                           settings)["rows"])
+    # C = 0.01 leaves C n_train = 0.43 < 1, where no SVDD exists: skipped
+    assert 0.01 * len(X_train) < 1
+    expected = {"sigma": settings.sigma_grid, "zeta": settings.zeta_grid, "C": (0.2, 1.0)}
+    for axis, grid in expected.items():
+        along = rows[rows.parameter == axis]
+        assert list(along.value) == list(grid)
+        assert list(along.value[along.selected]) == [selected[axis]]
+    for row in rows.itertuples():  # the oracle: CDVSE fitted afresh at each point
+        point = {**selected, row.parameter: row.value}
+        model = CDVSESVDD(6, C=point["C"], gamma=point["zeta"], sigma=point["sigma"],
+                          max_iter=settings.max_iter, random_state=seed).fit(X_train)
+        assert row.test == g_mean(y_test, model.predict(X_test))
+        assert row.kept == len(model.selected_)
+
+
+def test_synthetic_compactness_compares_cdvse_with_bagging_of_its_own_members():
+    seed, data = 4, square_noise(seed=4)
+    result = cdvse.playground(data, **cdvse.SYNTHETIC_SETTING, seed=seed, grid_size=None)
+    grid = cdvse._grid(30)
+    rows = {row["method"]: row for row in cdvse.synthetic_compactness(result, seed, grid)}
+    train, _ = cdvse.split_train_test(data.y, np.random.default_rng(seed), 0.7, 0.0)
+    bagging = BaggingSVDD(20, C=1.0, gamma=0.3, random_state=seed).fit(data.X[train])
+    np.testing.assert_array_equal(bagging.spheres_.radii, result.ensemble.spheres_.radii)
+    assert rows["bagging"]["accepted"] == np.mean(bagging.predict(grid) == 1)
+    assert rows["cdvse"]["accepted"] == np.mean(result.ensemble.predict(grid) == 1)
+    assert {row["reference"] for row in rows.values()} == {"box grid"}
+
+
+def test_new_records_are_keyed_apart_and_the_timing_key_is_unchanged(monkeypatch, tmp_path):
+    settings = cdvse.Settings.for_mode(True, repetitions=2)
+    runs = pd.DataFrame({"dataset": "toy", "repetition": [0, 1], "method": "cdvse",
+                         "C": 0.2, "zeta": 1.0, "sigma": 0.1})
+    protocol = {key: value for key, value in asdict(settings).items()
+                if key not in cdvse.NOT_IN_CACHE_KEY}
+    timing = cdvse.selected_parameter_tasks(
+        {"toy": None}, runs, settings, cdvse.timing_record,
+        {"experiment": "cdvse-timing", "calls": cdvse.TIMED_CALLS, "loops": cdvse.CALL_LOOPS},
+        1)
+    # the key the timing records were written under before this measurement existed
+    assert [task.parts for task in timing] == [
+        {"experiment": "cdvse-timing", "dataset": "toy", "repetition": 0,
+         "calls": cdvse.TIMED_CALLS, "loops": cdvse.CALL_LOOPS, **protocol}]
+
+    def record(split, parameters, seed, settings):
+        return {"compactness": [], "diversity": [], "rows": []}
+
+    monkeypatch.setattr(cdvse, "scaled_split", lambda data, seed, settings: None)
+    monkeypatch.setattr(cdvse, "members_record", record)
+    monkeypatch.setattr(cdvse, "sensitivity_record", record)
+    cache = cdvse.ResultCache(tmp_path)
+    cdvse.uci_members({"toy": None}, runs, settings, cache)
+    cdvse.uci_sensitivity({"toy": None}, runs, settings, cache)
+    assert cache.misses == 2 + 1  # every repetition; the axes: one repetition in quick mode
+    cdvse.uci_members({"toy": None}, runs, settings, cache)
+    assert cache.hits == 2
+    keys = {path.stem for path in tmp_path.glob("*.json")}
+    assert len(keys) == 3
