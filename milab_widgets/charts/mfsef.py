@@ -6,7 +6,9 @@
 * :func:`waterfall_chart`, :func:`waterfall_overview_chart` -- Figs. 1-2, feature values of
   two samples / of all samples;
 * :func:`expert_view_chart` -- relevance of every feature over the overview, experts marked
-  (the panel's aid for choosing experts by hand).
+  (the panel's aid for choosing experts by hand);
+* :func:`stability_chart` -- each selector's Nogueira stability with its interval, per data
+  set.
 """
 
 from __future__ import annotations
@@ -165,6 +167,26 @@ def expert_view_chart(relevance: np.ndarray, experts, overview: pd.DataFrame,
         tooltip=["feature", alt.Tooltip("FMI:Q", format=".4f"), "role"],
     ).properties(width=560, height=120)
     return alt.vconcat(top, waterfall_overview_chart(overview, "")).properties(title=title)
+
+
+def stability_chart(stability: pd.DataFrame) -> alt.Chart:
+    """Nogueira's Φ̂ of every selector (point) and its 95 % interval (rule), one row per data
+    set, from :func:`~milab_widgets.experiments.mfsef.stability_estimates`; 1 is a selector
+    that keeps the same subset on every resample, 0 one that picks at random."""
+    resamples = int(stability.resamples.min())
+    base = alt.Chart(stability).encode(
+        y=alt.Y("method:N", title=None, sort=list(METHODS)),
+        color=alt.Color("method:N", scale=_METHOD_SCALE, title="method", legend=None),
+        tooltip=["dataset", "method", alt.Tooltip("stability:Q", format=".3f"),
+                 alt.Tooltip("ci_low:Q", format=".3f"), alt.Tooltip("ci_high:Q", format=".3f"),
+                 "n_features", "d", "resamples"])
+    intervals = base.mark_rule(strokeWidth=2).encode(
+        x=alt.X("ci_low:Q", title="Nogueira's stability (95 % interval)"), x2="ci_high:Q")
+    points = base.mark_point(filled=True, size=60).encode(x="stability:Q")
+    return alt.layer(intervals, points).properties(width=360, height=80).facet(
+        row=alt.Row("dataset:N", title=None, sort=list(dict.fromkeys(stability.dataset))),
+    ).properties(title=f"Stability of the selected features over {resamples} bootstrap "
+                       "samples of each training set")
 
 
 def _metric_title(metric: str) -> str:

@@ -7,6 +7,10 @@ Regenerates, as tidy DataFrames:
 - Fig. 4: every metric as the number of selected features grows;
 - Fig. 5: Friedman test and Nemenyi critical-difference data per metric (alpha = 0.05);
 - Figs. 1-2: the feature values behind the "waterfall" plots;
+- the stability of each selector's choice (the paper's "better stability than the compared
+  algorithms", §4): the table's feature count selected again on ``stability_resamples``
+  bootstrap samples of each training set, and Nogueira's Φ̂ of those subsets with its
+  interval (:func:`stability_estimates`);
 - the paper's claims, each at its own scope (:mod:`milab_widgets.claims.mfsef`: the
   catalogue and its rows, from these tables, the per-instance values at the tables' size
   and, for Fig. 4, at the curve's sizes up to 50 features on Arts).
@@ -16,8 +20,10 @@ training part only (discretisation: 2 equal-width bins fitted there); ML-kNN is 
 the selected columns of the raw training features and scored on the test part. The paper
 does not say how many features its tables use: we use one rule for every method and
 dataset, ``table_fraction`` x d features (10 %, fixed before any run), and show the curves
-of Fig. 4 over 2 %..30 % of d to judge that choice. Everything is deterministic (``seed``
-is recorded but no step is random).
+of Fig. 4 over 2 %..30 % of d to judge that choice. Everything but the stability
+resamples is deterministic; those are drawn from ``seed`` (bootstrap sample b of every data
+set from ``numpy.random.default_rng([seed, b])``, the same for every selector, so the
+selectors' stabilities are compared on the same samples).
 """
 
 from __future__ import annotations
@@ -39,6 +45,7 @@ from milab_widgets.evaluation.ranking_stats import (
     nemenyi_cd,
     rank_methods,
 )
+from milab_widgets.evaluation.selection_stability import nogueira_stability, selection_matrix
 from milab_widgets.exceptions import InputError
 from milab_widgets.experiments.tables import (
     concat_or_empty,
@@ -67,6 +74,14 @@ SUMMARY_COLUMNS = ["metric", "method", "average_rank", "mean_value", "friedman_c
                    "friedman_p", "cd", "n_datasets"]
 #: Seed's Figs. 1-2: the 600th and 601st samples (1-based) of the Arts ("Artificial") data.
 WATERFALL_SAMPLES = (599, 600)
+#: Bootstrap samples of each training set behind the stability claim, in a full run and in
+#: quick mode (see :func:`stability_estimates`; the full run's count is set by its cost).
+STABILITY_RESAMPLES = 30
+QUICK_STABILITY_RESAMPLES = 3
+#: One row per data set and selector: Nogueira's Φ̂ of its B subsets of ``n_features`` of
+#: the ``d`` features, its variance estimate and 95 % interval.
+STABILITY_COLUMNS = ["dataset", "method", "n_features", "d", "resamples", "stability",
+                     "variance", "ci_low", "ci_high"]
 
 
 @dataclass(frozen=True)
@@ -87,12 +102,15 @@ class Settings:
     table_fraction: float = 0.10
     curve_fractions: tuple = tuple(np.round(np.arange(0.02, 0.301, 0.02), 2).tolist())
     curve_datasets: tuple = TABLE_DATASETS
+    stability_resamples: int = STABILITY_RESAMPLES
 
     @classmethod
     def for_mode(cls, quick: bool, seed: int = 0) -> Settings:
-        """Quick mode keeps the tables' protocol and shrinks Fig. 4 to 3 sizes on Arts."""
+        """Quick mode keeps the tables' protocol, shrinks Fig. 4 to 3 sizes on Arts and
+        draws :data:`QUICK_STABILITY_RESAMPLES` bootstrap samples per data set."""
         if quick:
-            return cls(True, seed, curve_fractions=(0.05, 0.10, 0.20), curve_datasets=("arts",))
+            return cls(True, seed, curve_fractions=(0.05, 0.10, 0.20), curve_datasets=("arts",),
+                       stability_resamples=QUICK_STABILITY_RESAMPLES)
         return cls(False, seed)
 
     def counts(self, name: str, n_features: int) -> list[int]:
@@ -112,7 +130,8 @@ class Results:
     """``scores``: one row per dataset, method, feature count and metric (long format);
     ``instances``: the table metrics per test instance at the table's size (see
     :func:`instance_values`), behind the per-dataset claim tests; ``curve_instances`` the
-    same at Fig. 4's sizes up to 50 features on Arts (:func:`curve_instances`)."""
+    same at Fig. 4's sizes up to 50 features on Arts (:func:`curve_instances`);
+    ``stability`` each selector's Nogueira Φ̂ per data set (:func:`stability_estimates`)."""
 
     settings: Settings
     scores: pd.DataFrame
@@ -122,6 +141,8 @@ class Results:
         columns=INSTANCE_COLUMNS))
     curve_instances: pd.DataFrame = field(default_factory=lambda: pd.DataFrame(
         columns=CURVE_INSTANCE_COLUMNS))
+    stability: pd.DataFrame = field(default_factory=lambda: pd.DataFrame(
+        columns=STABILITY_COLUMNS))
 
     @property
     def claim_cases(self) -> pd.DataFrame:
@@ -134,7 +155,7 @@ class Results:
     def claims(self) -> pd.DataFrame:
         """``claims.csv``: one row per claim of the paper's catalogue
         (:data:`milab_widgets.claims.mfsef.CATALOGUE`)."""
-        return mfsef_claims.claims(self.scores, self.timings, self.claim_cases)
+        return mfsef_claims.claims(self.scores, self.timings, self.claim_cases, self.stability)
 
 
 def make_selector(method: str, n_features: int, settings: Settings):
@@ -184,7 +205,7 @@ def run(datasets=TABLE_DATASETS, quick: bool = False, seed: int = 0, cache_dir=N
     grid (``n_jobs``; see `milab_widgets.evaluation.grid`)."""
     settings = Settings.for_mode(quick, seed)
     cache = ResultCache(cache_dir)
-    score_tables, timing_tables, instance_tables = [], [], []
+    score_tables, timing_tables, instance_tables, stability_tables = [], [], [], []
     available, skipped = load_available(datasets)
     for name, data in available.items():
         scores, timings, instances = dataset_records(name, data, settings, cache,
@@ -192,6 +213,8 @@ def run(datasets=TABLE_DATASETS, quick: bool = False, seed: int = 0, cache_dir=N
         score_tables.append(scores)
         timing_tables.append(timings)
         instance_tables.append(instances)
+        stability_tables.append(stability_estimates(name, data, settings, cache, n_jobs,
+                                                    progress))
     curve = (curve_instances(FIG4_DATASET, available[FIG4_DATASET], settings, cache, n_jobs,
                              progress)
              if FIG4_DATASET in available and FIG4_DATASET in settings.curve_datasets
@@ -199,7 +222,8 @@ def run(datasets=TABLE_DATASETS, quick: bool = False, seed: int = 0, cache_dir=N
     return Results(settings, concat_or_empty(score_tables, SCORE_COLUMNS),
                    concat_or_empty(timing_tables, TIMING_COLUMNS), skipped,
                    concat_or_empty(instance_tables, INSTANCE_COLUMNS),
-                   concat_or_empty([] if curve is None else [curve], CURVE_INSTANCE_COLUMNS))
+                   concat_or_empty([] if curve is None else [curve], CURVE_INSTANCE_COLUMNS),
+                   concat_or_empty(stability_tables, STABILITY_COLUMNS))
 
 
 def curve_instances(name, data, settings: Settings, cache: ResultCache,
@@ -231,6 +255,62 @@ def _curve_instances_record(train, test, method: str, counts, settings: Settings
     selector, _ = fit_selectors(train, [method], max(counts), settings)[method]
     return {"instances": [_scored(train, test, selector.selection(count), settings,
                                   True)["instances"] for count in counts]}
+
+
+def stability_estimates(name, data, settings: Settings, cache: ResultCache,
+                        n_jobs: int | None = None, progress: bool = False) -> pd.DataFrame:
+    """How stable each selector's choice is on ``name`` (§4's "better stability"): Nogueira,
+    Sechidis & Brown's Φ̂ with its variance and 95 % interval
+    (:func:`~milab_widgets.evaluation.selection_stability.nogueira_stability`) of the
+    subsets of the table's feature count that the selector keeps on B =
+    ``settings.stability_resamples`` bootstrap samples of the training part (the same B
+    samples for every selector; :func:`bootstrap_rows`). One row per selector."""
+    count = feature_count(settings.table_fraction, data.n_features)
+    rows = []
+    for method, subsets in resampled_selections(name, data, settings, cache, n_jobs,
+                                                progress).items():
+        estimate = nogueira_stability(selection_matrix(subsets, data.n_features))
+        rows.append({"dataset": name, "method": method, "n_features": count,
+                     "d": data.n_features, "resamples": len(subsets),
+                     "stability": estimate.stability, "variance": estimate.variance,
+                     "ci_low": estimate.ci_low, "ci_high": estimate.ci_high})
+    return pd.DataFrame(rows, columns=STABILITY_COLUMNS)
+
+
+def resampled_selections(name, data, settings: Settings, cache: ResultCache,
+                         n_jobs: int | None = None, progress: bool = False) -> dict:
+    """method -> the B subsets (feature index lists, in selection order) of the table's
+    feature count that each selector of ``settings.methods`` keeps on the bootstrap samples
+    of ``name``'s training part. One cached record per selector (experiment
+    "mfsef-stability", keyed also by B and the seed), apart from the tables' records, whose
+    keys stay as they were."""
+    train, _ = data.train_test()
+    count = feature_count(settings.table_fraction, data.n_features)
+    tasks = [GridTask({**_record_parts(name, method, [count], settings),
+                       "experiment": "mfsef-stability",
+                       "resamples": settings.stability_resamples, "seed": settings.seed},
+                      partial(_resampled_record, train, method, count, settings))
+             for method in settings.methods]
+    records = run_grid(tasks, cache, n_jobs, progress, desc=f"{name}, stability resamples")
+    return {method: record["selected"] for method, record in zip(settings.methods, records)}
+
+
+def _resampled_record(train, method: str, count: int, settings: Settings) -> dict:
+    return {"selected": [
+        make_selector(method, count, settings).fit(train.X[rows], train.Y[rows])
+        .selected_.tolist()
+        for rows in bootstrap_rows(train.n_samples, settings.stability_resamples,
+                                   settings.seed)]}
+
+
+def bootstrap_rows(n_samples: int, resamples: int, seed: int) -> list[np.ndarray]:
+    """The row indices of ``resamples`` bootstrap samples of ``n_samples`` rows (n drawn
+    with replacement): sample b from ``numpy.random.default_rng([seed, b])``, so sample b is
+    the same for every selector and does not depend on how many are drawn."""
+    if resamples < 2:
+        raise InputError(f"stability needs at least 2 resamples, got {resamples}.")
+    return [np.random.default_rng([seed, b]).integers(0, n_samples, n_samples)
+            for b in range(resamples)]
 
 
 def dataset_scores(name, data, settings: Settings, cache: ResultCache, counts=None,
@@ -360,9 +440,14 @@ def metric_table(scores: pd.DataFrame, metric: str) -> pd.DataFrame:
     chosen = table_scores(scores)
     chosen = chosen[chosen.metric == metric]
     table = chosen.pivot(index="dataset", columns="method", values="value")
-    datasets = [d for d in TABLE_DATASETS if d in table.index] + \
-        [d for d in table.index if d not in TABLE_DATASETS]
-    return table.reindex(index=datasets, columns=[m for m in METHODS if m in table.columns])
+    return table.reindex(index=_in_paper_order(table.index),
+                         columns=[m for m in METHODS if m in table.columns])
+
+
+def _in_paper_order(datasets) -> list[str]:
+    """The paper's data sets among ``datasets`` in its order, then any others."""
+    return [d for d in TABLE_DATASETS if d in datasets] + \
+        [d for d in datasets if d not in TABLE_DATASETS]
 
 
 def ranked_table(scores: pd.DataFrame, metric: str) -> pd.DataFrame:
@@ -424,6 +509,17 @@ def best_by_size(by_size: pd.DataFrame) -> pd.DataFrame:
                                        "MFSEF_best"])
 
 
+def stability_table(stability: pd.DataFrame) -> pd.DataFrame:
+    """data sets x selectors: "Φ̂ [low, high]" of :func:`stability_estimates` (the 95 %
+    interval), in the paper's order of data sets and methods."""
+    cells = stability.assign(cell=[f"{value:.3f} [{low:.2f}, {high:.2f}]" for value, low, high
+                                   in zip(stability.stability, stability.ci_low,
+                                          stability.ci_high)])
+    table = cells.pivot(index="dataset", columns="method", values="cell")
+    return table.reindex(index=_in_paper_order(table.index),
+                         columns=[m for m in SELECTORS if m in table.columns])
+
+
 def paper_comparison(scores: pd.DataFrame) -> pd.DataFrame:
     """MFSEF's rank per dataset and metric: the paper's (from its text) next to ours."""
     rows = []
@@ -478,7 +574,9 @@ def save_tables(results: Results, folder) -> list[Path]:
     scores = results.scores
     cases = results.claim_cases
     tables = {"scores": scores, "summary": rank_summary(scores),
-              "claims": mfsef_claims.claims(scores, results.timings, cases),
+              "claims": mfsef_claims.claims(scores, results.timings, cases,
+                                            results.stability),
+              "stability": results.stability,
               "claim_cases": cases,
               "paper_comparison": paper_comparison(scores), "timings": results.timings,
               "ranks_by_size": ranks_by_size(scores)}

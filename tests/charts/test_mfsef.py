@@ -70,3 +70,18 @@ def test_waterfall_and_expert_views_carry_their_data():
     assert roles == ["expert", "other", "expert"]
     cells = [row["value"] for data in datasets for row in data if "block" in row]
     assert cells == overview.value.tolist()
+
+
+def test_stability_chart_draws_each_estimate_and_interval_per_data_set():
+    stability = pd.DataFrame({"dataset": ["arts", "arts", "business"], "n_features": 46,
+                              "d": 462, "resamples": 30, "method": ["MFSEF", "PMU", "MFSEF"],
+                              "stability": [0.8, 0.6, 0.7], "variance": 0.001,
+                              "ci_low": [0.75, 0.5, 0.6], "ci_high": [0.85, 0.7, 0.8]})
+    spec = charts.stability_chart(stability).to_dict()
+    (rows,) = chart_rows(spec)
+    assert [(r["dataset"], r["method"], r["stability"]) for r in rows] == [
+        ("arts", "MFSEF", 0.8), ("arts", "PMU", 0.6), ("business", "MFSEF", 0.7)]
+    assert spec["facet"]["row"]["sort"] == ["arts", "business"]
+    marks = [layer["mark"]["type"] for layer in spec["spec"]["layer"]]
+    assert marks == ["rule", "point"]
+    assert "30 bootstrap samples" in spec["title"]

@@ -25,7 +25,7 @@ def test_the_catalogue_holds_every_claim_the_issue_lists_once():
     listed = {f"{kind}-{metric}" for kind in ("best-rank", "first-on-sets", "fig5-significant")
               for metric in ("AP", "HL", "RL", "OE")}
     listed |= {"fig4-first-50", "fig4-other-sets", "faster-than-pmu", "experts-speed-up",
-               "fig5-not-significant-share", "fig5-cd"}
+               "fig5-not-significant-share", "fig5-cd", "stable"}
     assert listed <= set(ids)
     for claim in claims_mfsef.CATALOGUE:
         assert claim.source and claim.statement and claim.scope in SCOPES
@@ -222,6 +222,67 @@ def test_fewer_than_two_data_sets_leave_the_rank_claims_untested():
     assert len(rows) == len(claims_mfsef.CATALOGUE)
 
 
+def stability_of(values: dict, resamples=30):
+    """A stability table from {method: [Φ̂ on each of the 7 data sets]}."""
+    return pd.DataFrame([{"dataset": dataset, "method": method, "stability": value,
+                          "resamples": resamples}
+                         for method, row in values.items()
+                         for dataset, value in zip(DATASETS, row)])
+
+
+def stable_row(stability):
+    scores, timings, instances = synthetic_results(second_everywhere)
+    rows = claims_mfsef.claims(scores, timings, claims_mfsef.claim_cases(instances), stability)
+    return rows.set_index("id").loc["stable"]
+
+
+def walsh_median(differences):
+    return np.median([(a + b) / 2 for i, a in enumerate(differences) for b in differences[i:]])
+
+
+def test_stability_is_tested_against_every_rival_by_wilcoxon_over_the_data_sets():
+    rng = np.random.default_rng(2)
+    rivals = {rival: rng.uniform(0.2, 0.6, 7) for rival in claims_mfsef.STABILITY_RIVALS}
+    gains = {rival: rng.uniform(0.05, 0.3, 7) for rival in rivals}
+    gains["PMU"][:3] = [0.01, 0.015, 0.02]  # PMU is the closest rival
+    mfsef_values = rivals["PMU"] + gains["PMU"]
+    values = {rival: mfsef_values - gains[rival] for rival in rivals}
+    row = stable_row(stability_of({"MFSEF": mfsef_values, **values}))
+    # one rival ahead on one data set: that rival's interval covers 0, so the claim is
+    # no longer supported
+    values_one_loss = {**values, "PMU": values["PMU"] + np.r_[0.03, np.zeros(6)]}
+    assert stable_row(stability_of({"MFSEF": mfsef_values, **values_one_loss})
+                      ).verdict_unadjusted == "inconclusive"
+    assert row.scope == "every case" and row.cases == 4
+    assert (row.reproduced, row.reproduced_cases) == ("yes", "4 of 4")
+    # intersection-union: the worst rival's Hodges-Lehmann estimate, the largest p
+    differences = {rival: mfsef_values - values[rival] for rival in rivals}
+    assert row.effect == pytest.approx(min(walsh_median(d) for d in differences.values()))
+    assert row.p_value == pytest.approx(max(stats.wilcoxon(d).pvalue
+                                            for d in differences.values()))
+    # MFSEF ahead on all 7 sets against each rival: every case's interval is above 0
+    assert (row.verdict_unadjusted, row.cases_supported) == ("supported", 4)
+    assert "30 bootstrap samples" in row.test and "4 rivals" in row.test
+    assert "Φ̂" in row.noise
+
+
+def test_stability_better_than_some_rivals_only_is_partly_reproduced():
+    base = np.linspace(0.3, 0.6, 7)
+    row = stable_row(stability_of({"MFSEF": base, "MDDMspc": base - 0.1, "MDDMproj": base + 0.1,
+                                   "PMU": base - 0.2, "MFSLS": base + 0.05}))
+    assert (row.reproduced, row.reproduced_cases) == ("partly", "2 of 4")
+    # MDDMproj beats MFSEF on all 7 sets (p = 2/128), yet Holm over the 4 rivals (x 4)
+    # keeps it above 5 %: with 7 data sets and 4 rivals the row cannot be contradicted
+    assert row.effect == pytest.approx(-0.1) and row.verdict_unadjusted == "inconclusive"
+    assert row.p_value == pytest.approx(min(1.0, 4 * 2 / 128))
+
+
+def test_stability_without_resampled_selections_is_not_tested():
+    assert stable_row(None).reproduced == "not tested"
+    only_mfsef = stability_of({"MFSEF": np.linspace(0.3, 0.6, 7)})
+    assert stable_row(only_mfsef).reproduced == "not tested"
+
+
 def test_a_small_real_run_gives_every_catalogue_claim_one_row(require_dataset, tmp_path):
     """Two of the paper's data sets, cut to 150 training and 150 test rows, through the
     experiment's own records (tables, per-instance values, Fig. 4's per-instance curve)."""
@@ -233,13 +294,16 @@ def test_a_small_real_run_gives_every_catalogue_claim_one_row(require_dataset, t
         parts[name] = MultiLabelDataset(data.X[rows], data.Y[rows], name=name,
                                         split=(np.arange(150), np.arange(150, 300)))
     settings = mfsef.Settings(quick=True, curve_fractions=(0.05, 0.10),
-                              curve_datasets=("arts",))
+                              curve_datasets=("arts",), stability_resamples=3)
     cache = ResultCache(tmp_path)
     records = [mfsef.dataset_records(name, data, settings, cache) for name, data in
                parts.items()]
     scores, timings, instances = (pd.concat(tables) for tables in zip(*records))
+    stability = pd.concat([mfsef.stability_estimates(name, data, settings, cache)
+                           for name, data in parts.items()])
     results = mfsef.Results(settings, scores, timings, {}, instances,
-                            mfsef.curve_instances("arts", parts["arts"], settings, cache))
+                            mfsef.curve_instances("arts", parts["arts"], settings, cache),
+                            stability)
     table = results.claims
     assert list(table.id) == [claim.id for claim in claims_mfsef.CATALOGUE]
     assert table.id.is_unique
@@ -247,5 +311,7 @@ def test_a_small_real_run_gives_every_catalogue_claim_one_row(require_dataset, t
     tested = table.set_index("id")
     assert tested.loc["fig4-first-50", "reproduced"] != "not tested"
     assert tested.loc["best-rank-AP", "scope"] == "best rank"
+    assert tested.loc["stable", "reproduced"] != "not tested"
+    assert tested.loc["stable", "n"] == 4  # the four rivals, each over the 2 data sets
     saved = mfsef.save_tables(results, tmp_path / "out")
-    assert {"claims.csv", "claim_cases.csv"} <= {path.name for path in saved}
+    assert {"claims.csv", "claim_cases.csv", "stability.csv"} <= {path.name for path in saved}

@@ -6,6 +6,7 @@ import pytest
 
 from milab_widgets.data.multilabel import MultiLabelDataset
 from milab_widgets.evaluation.cache import ResultCache
+from milab_widgets.evaluation.selection_stability import nogueira_stability, selection_matrix
 from milab_widgets.experiments import mfsef
 from milab_widgets.multilabel import MFSEF, MLkNN, metrics
 
@@ -141,3 +142,71 @@ def test_dataset_records_keep_per_instance_values_at_the_tables_size(toy, tmp_pa
     # the panel's scores-only records are cached apart and stay identical
     alone, _ = mfsef.dataset_scores("toy", toy, settings, ResultCache(tmp_path))
     pd.testing.assert_frame_equal(alone, scores)
+
+
+def test_bootstrap_rows_are_fixed_by_seed_and_sample_number():
+    rows = mfsef.bootstrap_rows(50, 4, seed=3)
+    assert [r.shape for r in rows] == [(50,)] * 4 and all(r.min() >= 0 and r.max() < 50
+                                                          for r in rows)
+    np.testing.assert_array_equal(rows[2], np.random.default_rng([3, 2]).integers(0, 50, 50))
+    # sample b does not depend on how many are drawn; another seed draws others
+    np.testing.assert_array_equal(mfsef.bootstrap_rows(50, 2, seed=3)[1], rows[1])
+    assert not np.array_equal(mfsef.bootstrap_rows(50, 2, seed=4)[1], rows[1])
+    with pytest.raises(Exception, match="at least 2 resamples"):
+        mfsef.bootstrap_rows(50, 1, seed=3)
+
+
+def test_stability_is_nogueiras_estimate_of_the_selections_on_bootstrap_samples(
+        toy, tmp_path, monkeypatch):
+    settings = mfsef.Settings(methods=("PMU", "MFSEF"), stability_resamples=4)
+    table = mfsef.stability_estimates("toy", toy, settings, ResultCache(tmp_path))
+    assert table.columns.tolist() == mfsef.STABILITY_COLUMNS
+    assert table.method.tolist() == ["PMU", "MFSEF"]
+    assert set(table.n_features) == {3} and set(table.d) == {30} and set(table.resamples) == {4}
+    # recomputed by hand: MFSEF refitted on each bootstrap sample of the training part
+    train, _ = toy.train_test()
+    subsets = [MFSEF(3).fit(train.X[rows], train.Y[rows]).selected_
+               for rows in mfsef.bootstrap_rows(100, 4, seed=0)]
+    expected = nogueira_stability(selection_matrix(subsets, 30))
+    row = table.set_index("method").loc["MFSEF"]
+    assert row.stability == pytest.approx(expected.stability)
+    assert (row.ci_low, row.ci_high) == pytest.approx((expected.ci_low, expected.ci_high))
+    assert -1 / 3 <= row.stability <= 1
+    # a rerun reads the selections from the cache and fits nothing
+    monkeypatch.setattr(mfsef, "make_selector", lambda *args: pytest.fail("refitted"))
+    again = mfsef.stability_estimates("toy", toy, settings, ResultCache(tmp_path))
+    pd.testing.assert_frame_equal(again, table)
+
+
+def test_stability_records_leave_the_tables_records_as_they_were(toy, tmp_path, monkeypatch):
+    """The resamples' records are their own (experiment "mfsef-stability", keyed by B and
+    the seed): changing B or the seed recomputes them and reuses every table record."""
+    settings = mfsef.Settings(curve_fractions=(0.2,), methods=("MFSEF",),
+                              stability_resamples=3)
+    cache = ResultCache(tmp_path)
+    scores, _, _ = mfsef.dataset_records("toy", toy, settings, cache)
+    mfsef.stability_estimates("toy", toy, settings, cache)
+    table_records = {path.name for path in tmp_path.iterdir()}
+    assert len(table_records) == 3  # Original, MFSEF's table record, MFSEF's resamples
+    other = mfsef.Settings(curve_fractions=(0.2,), methods=("MFSEF",), seed=1,
+                           stability_resamples=5)
+    fits = []
+    real = mfsef.make_selector
+    monkeypatch.setattr(mfsef, "make_selector", lambda *args: fits.append(args) or real(*args))
+    again, _, _ = mfsef.dataset_records("toy", toy, other, ResultCache(tmp_path))
+    assert fits == [] and again.equals(scores)
+    redrawn = mfsef.stability_estimates("toy", toy, other, ResultCache(tmp_path))
+    assert len(fits) == 5 and redrawn.resamples.item() == 5
+    assert len({path.name for path in tmp_path.iterdir()} - table_records) == 1
+
+
+def test_stability_table_shows_each_estimate_with_its_interval():
+    stability = pd.DataFrame({"dataset": ["business", "arts", "arts"],
+                              "method": ["MFSEF", "MFSEF", "PMU"],
+                              "stability": [0.5, 0.81234, 0.4],
+                              "ci_low": [0.4, 0.7, 0.3], "ci_high": [0.6, 0.9, 0.5]})
+    table = mfsef.stability_table(stability)
+    assert table.index.tolist() == ["arts", "business"]  # the paper's order
+    assert table.columns.tolist() == ["PMU", "MFSEF"]
+    assert table.loc["arts", "MFSEF"] == "0.812 [0.70, 0.90]"
+    assert pd.isna(table.loc["business", "PMU"])
