@@ -58,6 +58,8 @@ from papermill.clientwrap import PapermillNotebookClient
 from papermill.engines import NBClientEngine, papermill_engines
 from traitlets import Float, Unicode, default
 
+from milab_widgets.kernel_sockets import UnixSocketKernelManager
+
 #: The papermill engine name under which :class:`WatchedEngine` is registered.
 ENGINE_NAME = "milab-watched"
 
@@ -316,6 +318,7 @@ class WatchedEngine(NBClientEngine):
 
         kwargs = {key: value for key, value in kwargs.items()
                   if key not in ("input_path", "timeout", "startup_timeout")}
+        kwargs.setdefault("kernel_manager_class", UnixSocketKernelManager)
         client = WatchedNotebookClient(
             nb_man, timeout=execution_timeout, startup_timeout=start_timeout,
             kernel_name=kernel_name, log=logger, log_output=log_output,

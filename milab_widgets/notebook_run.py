@@ -92,10 +92,11 @@ def execute(paper: str, folder: Path, quick: bool, seed: int) -> None:
 def logging_kernel_manager(log: Path, pid_file: Path):
     """A jupyter_client kernel manager class whose kernels write their stderr (log lines,
     warnings, shutdown noise) to ``log`` instead of the terminal, and whose kernel's process
-    id is written to ``pid_file`` (so that the runner can make sure it is gone)."""
-    from jupyter_client.manager import AsyncKernelManager
+    id is written to ``pid_file`` (so that the runner can make sure it is gone). Its kernels
+    listen on Unix sockets (:class:`milab_widgets.kernel_sockets.UnixSocketKernelManager`)."""
+    from milab_widgets.kernel_sockets import UnixSocketKernelManager
 
-    class LoggingKernelManager(AsyncKernelManager):
+    class LoggingKernelManager(UnixSocketKernelManager):
         async def _async_launch_kernel(self, kernel_cmd, **kw):
             with open(log, "ab") as stream:  # the kernel keeps its own copy of the handle
                 kw["stderr"] = stream

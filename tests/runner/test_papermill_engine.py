@@ -24,13 +24,14 @@ def test_the_engine_loads_whatever_is_imported_first(first):
 
 
 @pytest.mark.slow
-def test_papermill_executes_a_notebook_with_the_watched_engine(tmp_path):
+def test_papermill_executes_a_notebook_with_the_watched_engine_on_unix_sockets(tmp_path):
     source, executed = tmp_path / "in.ipynb", tmp_path / "out.ipynb"
-    nbformat.write(notebook("print(6 * 7)"), source)
+    nbformat.write(notebook("from ipykernel.kernelapp import IPKernelApp\n"
+                            "print(6 * 7, IPKernelApp.instance().transport)"), source)
     finished = subprocess.run(
         [sys.executable, "-m", "papermill", str(source), str(executed), "--engine",
          "milab-watched", "--no-progress-bar", "-p", "quick", "False"],
         capture_output=True, text=True, timeout=300)
     assert finished.returncode == 0, finished.stderr
     outputs = nbformat.read(executed, as_version=4).cells[-1].outputs
-    assert outputs[0].text == "42\n"
+    assert outputs[0].text == "42 ipc\n"  # on Unix sockets (milab_widgets.kernel_sockets)
