@@ -99,11 +99,10 @@ def distance_heatmap_chart(matrix, labels, title: str, max_bags: int = 120, *,
         The bags' names, shown in the tooltip (default: their indices), so that the tooltip
         names a bag as the panel does.
 
-    The colour legend lists values as symbols, not a gradient: Vega numbers each SVG
-    gradient ``gradient_0``, ``gradient_1``, ... per chart, so two live charts on one page
-    (each JupyterChart loads its own copy of Vega) both define ``gradient_0`` and the
-    second legend shows the first one's gradient, or nothing when that chart is in a hidden
-    tab.
+    The colour legend lists values as symbols, not a gradient: each copy of Vega numbers
+    its SVG gradients ``gradient_0``, ``gradient_1``, ..., so two live charts on one page
+    with a copy each both define ``gradient_0`` and the second legend shows the first one's
+    gradient, or nothing when that chart is in a hidden tab (see ``SYMBOL_LEGEND``).
     """
     matrix, labels = _heatmap_arrays(matrix, labels, max_bags)
     bag_ids = np.arange(len(labels)) if bag_ids is None else np.asarray(bag_ids)

@@ -49,10 +49,11 @@ PALETTE = (
 )
 
 #: Legend of a continuous colour scale in a live chart: values as symbols, not a gradient.
-#: Vega numbers SVG gradients gradient_0, gradient_1, ... per copy of Vega, and each live
-#: chart (a JupyterChart) loads its own copy, so two gradient legends on one page share the
-#: id ``gradient_0``: the second shows the first one's colours, or nothing when that chart
-#: sits in a hidden tab (seen: TwoViewMIC's legend blank beside intH's heatmap).
+#: Vega numbers SVG gradients gradient_0, gradient_1, ... per copy of Vega; when each live
+#: chart (a JupyterChart) loaded its own copy, two gradient legends on one page shared the
+#: id ``gradient_0``: the second showed the first one's colours, or nothing when that chart
+#: sat in a hidden tab (seen: TwoViewMIC's legend blank beside intH's heatmap). A kernel's
+#: charts now share one copy (widgets/live.py), but a page may hold two kernels' charts.
 SYMBOL_LEGEND = alt.Legend(type="symbol", symbolType="square")
 
 _FONT = "Helvetica Neue, Helvetica, Arial, Liberation Sans, DejaVu Sans, sans-serif"

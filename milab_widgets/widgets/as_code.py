@@ -5,7 +5,8 @@ reproduces what the panel shows -- data loading through the project's loaders, t
 estimator with the panel's current parameters, the fit, the score -- and prints the
 panel's headline numbers in the panel's own format. ``panel.save(folder)`` writes the charts
 shown (PNG and SVG, rendered by vl-convert with no browser) and the tables shown (CSV), and
-returns the paths written. Each panel has a "copy as code" and a "save" button doing both.
+returns the paths written. Each panel has a "copy as code" button (the code to the clipboard,
+:mod:`.clipboard`) and a "save" button.
 
 How: each panel class names a :class:`Recipe` (its own in :mod:`.recipes`): the sections of
 its script as :class:`string.Template` text with ``$name`` fields (so the Python braces of
@@ -38,11 +39,14 @@ import ipywidgets as widgets
 import numpy as np
 
 from milab_widgets.exceptions import InputError
+from milab_widgets.widgets.clipboard import SCOPE_CLASS, ClipboardButton
 
 __all__ = ["AsCode", "CodeBar", "Recipe", "panel_code", "python_literal", "save_panel"]
 
 #: Chart formats :func:`save_panel` writes (vl-convert renders both).
 CHART_FORMATS = ("png", "svg")
+#: DOM class of the text area showing a panel's code.
+CODE_CLASS = "milab-code"
 
 
 @dataclass(frozen=True)
@@ -229,36 +233,42 @@ def _slug(name: str) -> str:
 class CodeBar(widgets.VBox):
     """A panel's "copy as code" and "save" controls.
 
-    "copy as code" fills ``code_area`` (a text area the user can select and copy) with
-    ``panel.code()``; "save" writes the panel's charts and tables to the folder typed in
-    ``folder`` and lists the files in ``message``, or says why nothing was written. Neither
-    touches the panel's own status line or error."""
+    "copy as code" (a :class:`~milab_widgets.widgets.clipboard.ClipboardButton`) puts
+    ``panel.code()`` on the user's clipboard in one click, says beside it whether the
+    browser let it, and shows the code in ``code_area`` -- selected there, for Ctrl+C, when
+    the browser refuses the clipboard. "save" writes the panel's charts and tables to the
+    folder typed in ``folder`` and lists the files in ``message``, or says why nothing was
+    written. Neither touches the panel's own status line or error."""
 
     def __init__(self, panel, folder: str = "milab-saved"):
         self._panel = panel
-        self.copy_button = widgets.Button(description="copy as code", icon="code",
-                                          tooltip="show the Python that reproduces this panel")
+        self.copy_button = ClipboardButton(self.show_code, description="copy as code",
+                                           tooltip="copy the Python that reproduces this "
+                                                   "panel to the clipboard",
+                                           select=f".{CODE_CLASS} textarea")
         self.save_button = widgets.Button(description="save chart and table", icon="download",
                                           tooltip="write the charts (PNG, SVG) and tables "
                                                   "(CSV) shown to the folder",
-                                          layout={"width": "auto"})
+                                          layout={"width": "auto", "flex": "none"})
         self.folder = widgets.Text(value=folder, description="to folder",
                                    layout={"width": "260px"})
         self.message = widgets.HTML("")
         self.code_area = widgets.Textarea(value="", rows=18,
                                           layout={"width": "100%", "display": "none"})
-        self.code_area.add_class("milab-code")
-        self.copy_button.on_click(lambda _: self.show_code())
+        self.code_area.add_class(CODE_CLASS)
         self.save_button.on_click(lambda _: self.save())
         super().__init__([widgets.HBox([self.copy_button, self.save_button, self.folder]),
                           self.message, self.code_area])
+        self.add_class(SCOPE_CLASS)
 
-    def show_code(self) -> None:
-        """Show the panel's code in the text area, ready to select and copy."""
-        self.code_area.value = self._panel.code()
+    def show_code(self) -> str:
+        """Show the panel's code in the text area (what "copy as code" copies); return it."""
+        code = self._panel.code()
+        self.code_area.value = code
         self.code_area.layout.display = None
-        self.message.value = ("<small>The panel's state as a Python script: select it all "
-                              "(Ctrl+A in the box) and copy it (Ctrl+C).</small>")
+        self.message.value = ("<small>The panel's state as a Python script (below; "
+                              "Ctrl+A, Ctrl+C in the box copies it too).</small>")
+        return code
 
     def save(self) -> list[Path]:
         """Save the panel's charts and tables; say what was written (or why not)."""

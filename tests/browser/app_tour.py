@@ -10,8 +10,9 @@ sees: the lab's five tabs, no code cell, no Python traceback, and not the note a
 shows when it is not live (:mod:`milab_widgets.widgets.revive`). Then, for each tab, the same
 steps as the JupyterLab tour (:data:`tests.browser.lab_tour.STEPS`): open the tab, operate
 its control, make its click or brush in a live chart, and check the panel's answer
-(``step.shows``) and charts with the JupyterLab tour's own checks. A panel whose dataset is
-missing is checked as the JupyterLab tour checks it (unless ``MILAB_REQUIRE_DATA=1``).
+(``step.shows``) and charts with the JupyterLab tour's own checks; last, its "copy as code"
+puts the code shown in its text area on the clipboard. A panel whose dataset is missing is
+checked as the JupyterLab tour checks it (unless ``MILAB_REQUIRE_DATA=1``).
 
 Voilà's page has no kernel indicator: a panel is settled when its status line reads
 "done: ..." or "failed: ..." (set when the action has ended).
@@ -37,6 +38,7 @@ from pathlib import Path
 
 from milab_widgets.widgets.revive import NOTE_CLASS
 from tests.browser import lab_tour
+from tests.browser.copying import CLIPBOARD_PERMISSIONS, READ_CLIPBOARD_JS, click_copy, shown_code
 from tests.browser.check_jupyterlab import (
     CHROMIUM,
     CHROMIUM_ARGS,
@@ -196,7 +198,23 @@ def tour_panel(page, index: int, step, out: Path, timeout_ms: float) -> list[str
     if not problems and not lab_tour.missing_data(state):
         problems = operate_and_click(page, index, step, timeout_ms)
     screenshot(page, out / f"app-{step.slug}.png")
-    return problems
+    return problems + copy_problems(page, index, step, timeout_ms)
+
+
+def copy_problems(page, index: int, step, timeout_ms: float) -> list[str]:
+    """Click the panel's "copy as code": the clipboard must hold the code the panel shows
+    in its text area (the kernel's ``panel.code()``)."""
+    panel = panel_locator(page, index)
+    answer = click_copy(panel, timeout_ms)
+    copied = page.evaluate(READ_CLIPBOARD_JS)
+    shown = shown_code(panel, copied, timeout_ms)
+    print(f"app_tour: {step.slug}: copy as code: {answer['text']!r}")
+    if answer["outcome"] != "copied":
+        return [f"{step.slug} panel: copy as code answered {answer['text']!r}"]
+    if copied != shown or not copied.startswith("# The milab-widgets panel"):
+        return [f"{step.slug} panel: the clipboard holds {copied[:80]!r}, not the panel's code "
+                f"{shown[:80]!r}"]
+    return []
 
 
 def tour_panel_or_failure(page, index: int, step, out: Path, timeout_ms: float) -> list[str]:
@@ -241,6 +259,7 @@ def tour_app(url: str, out: Path, timeout_ms: float) -> list[str]:
     with sync_playwright() as pw:
         browser = pw.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
         page = browser.new_page(viewport=VIEWPORT)
+        page.context.grant_permissions(CLIPBOARD_PERMISSIONS)
         block_outside_requests(page, problems)
         page.on("pageerror", lambda exc: problems.append(f"uncaught JavaScript error: {exc}"))
         try:

@@ -10,18 +10,30 @@ docs/lab.md tells a user to set -- through the user-settings file a user would w
 notebook holding ``lab()`` is run, its first panel (intH on the shipped Musk1) drawn, and
 saved with Ctrl+S. Then:
 
-* the saved file holds the widget state, with the model the lab cell displays;
+* the saved file holds the widget state, with the model the lab cell displays, and one copy
+  of Vega that the live charts share;
 * its kernel is shut down, and the notebook is opened again in a new page: JupyterLab starts
   a new kernel, and the lab shows from the saved state -- its five tabs and the intH
   panel's two charts drawn, no "Error displaying widget" / "Loading widget" -- under the
-  lab's note that it is not live and how to bring it back (``saved-lab-new-kernel.png``);
+  lab's note that it is not live and how to bring it back; its "copy as code" says the
+  kernel has not answered (``saved-lab-new-kernel.png``);
 * the same notebook without its widget state (as JupyterLab saves it with the setting off,
   its default), reopened with a new kernel: "Error displaying widget: model not found",
   and above it the lab's note on how to bring it back (``saved-lab-no-state.png``);
 * the saved notebook opened with every kernel request blocked: the note shows, with the
   snapshot of the intH panel as it was saved -- after a refit (distance = minimal, Run) and
-  a click on a heatmap cell made before the save -- its two charts as images and every
-  headline text of the live panel (``saved-lab-no-kernel.png``).
+  a click on a heatmap cell made before the save -- its two charts as images carried in the
+  page and every headline text and dropdown value of the live panel
+  (``saved-lab-no-kernel.png``);
+* a copy of the saved notebook made untrusted (its signature removed from the server's
+  trust database, as for a notebook received from someone else), opened with no kernel:
+  JupyterLab sanitises its HTML (the note's style rule is gone) and still shows the note and
+  the same snapshot, and nothing is requested outside 127.0.0.1
+  (``saved-lab-untrusted.png``);
+* the saved notebook rendered by nbconvert's HTML exporter (what nbviewer uses) and opened
+  in Chromium with every outside request blocked (the page's require.js, MathJax and
+  widget manager from CDNs, printed): the note and the same snapshot show
+  (``saved-lab-nbconvert.png``).
 
 Before the save, while the lab is live, the note must be hidden. And an executed report
 notebook (``reports/intH/intH.ipynb``, written by ``milab reproduce``), trusted and opened
@@ -49,6 +61,7 @@ from urllib.parse import quote
 import nbformat
 
 from milab_widgets.widgets.revive import revive_note
+from tests.browser.copying import ANSWER
 from tests.browser.lab_tour import choose_option, click_button, click_mark, in_turn
 from tests.browser.check_jupyterlab import (
     BAD_OUTPUT_TEXT,
@@ -77,11 +90,14 @@ WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
 #: An executed report notebook (milab reproduce) whose panel cell holds its stored state.
 REPORT = ROOT / "reports" / "intH" / "intH.ipynb"
 TABS = ("intH", "CDVSE", "MFSEF", "TwoViewMIC", "LSkMDDM")
+#: More characters than any module but vl-convert's Vega bundle (0.9 MB).
+BUNDLE_SIZE = 100_000
 #: After Run All: the lab and its intH panel with its two live charts.
 AFTER_RUN = Expect(charts=2, widgets=10, widget_charts=2)
 
-REOPENED_JS = """() => {
-  const nb = document.querySelector('.jp-NotebookPanel:not(.lm-mod-hidden) .jp-Notebook');
+#: The notebook's state in the page (``ROOT``: the element holding the notebook's cells).
+NOTEBOOK_STATE_JS = """() => {
+  const nb = document.querySelector('ROOT');
   if (!nb) return null;
   const drawn = el => { const r = el.getBoundingClientRect(); return r.width > 0 && r.height > 0; };
   const lab = nb.querySelector('.widget-tab');
@@ -96,13 +112,23 @@ REOPENED_JS = """() => {
     notes: [...nb.querySelectorAll('.milab-revive-text')].filter(drawn).map(n => n.innerText.trim()),
     snapshots: [...nb.querySelectorAll('.milab-snapshot')].filter(drawn).map(n => ({
       text: n.innerText.replace(/\s+/g, ' '),
-      images: [...n.querySelectorAll('img')].filter(i => i.naturalWidth > 0 && drawn(i)).length})),
+      images: [...n.querySelectorAll('img')].filter(i => i.naturalWidth > 0 && drawn(i)).length,
+      sizes: [...n.querySelectorAll('img')].map(i => [i.naturalWidth, i.naturalHeight]),
+      remote: [...n.querySelectorAll('img')].filter(i => !i.src.startsWith('data:')).length})),
+    styles: [...nb.querySelectorAll('.jp-OutputArea-output style')].length,
+    controls: lab ? [...lab.querySelectorAll('.widget-dropdown')].filter(drawn).map(d =>
+      `${d.querySelector('.widget-label').innerText.trim()}: ${d.querySelector('select')
+        .selectedOptions[0].text}`.replace(/\s+/g, ' ')) : [],
     saved: [...nb.querySelectorAll('.milab-snapshot')].map(n => n.textContent).join(' '),
     headlines: lab ? [...lab.querySelectorAll('.widget-html-content')].filter(drawn)
       .map(n => n.innerText.replace(/\s+/g, ' ').trim()).filter(t => /[0-9]/.test(t)) : [],
     modelNotFound: nb.innerText.includes('Error displaying widget: model not found'),
   };
 }""".replace("BAD", json.dumps(BAD_OUTPUT_TEXT))
+REOPENED_JS = NOTEBOOK_STATE_JS.replace("ROOT",
+                                        ".jp-NotebookPanel:not(.lm-mod-hidden) .jp-Notebook")
+#: The same in a page nbconvert's HTML exporter wrote (its body holds the cells).
+EXPORTED_JS = NOTEBOOK_STATE_JS.replace("ROOT", "body")
 
 
 def lab_notebook(folder: Path) -> Path:
@@ -123,7 +149,9 @@ def turn_on_saved_state(env: dict) -> None:
 
 
 def saved_state_problems(path: Path) -> tuple[list[str], int]:
-    """What the saved file lacks (widget state, the lab's model in it); its state's size."""
+    """What the saved file lacks (widget state, the lab's model in it) or holds twice (the
+    charts' Vega bundle: one copy, shared, see milab_widgets/widgets/live.py); its state's
+    size."""
     notebook = nbformat.read(path, as_version=4)
     state = notebook.metadata.get("widgets", {}).get(WIDGET_STATE, {}).get("state", {})
     size = len(json.dumps(state))
@@ -134,6 +162,12 @@ def saved_state_problems(path: Path) -> tuple[list[str], int]:
         problems.append("the saved lab cell has no widget view output")
     problems += [f"the lab's model {model} is not in the saved state" for model in shown
                  if model not in state]
+    modules = sorted((len(model["state"]["_esm"]) for model in state.values()
+                      if "_esm" in model.get("state", {})), reverse=True)
+    print(f"saved_state: the saved state's ES modules (anywidget), in characters: {modules}")
+    if sum(length > BUNDLE_SIZE for length in modules) != 1:
+        problems.append(f"the saved state holds {sum(length > BUNDLE_SIZE for length in modules)}"
+                        " Vega bundles, expected one shared by the charts")
     return problems, size
 
 
@@ -212,11 +246,11 @@ def without_saved_state(notebook: Path, data_dir: Path) -> Path:
 
 
 def run_and_save(page, url: str, notebook: Path, timeout_ms: float, out: Path
-                 ) -> tuple[list[str], list[str] | None]:
+                 ) -> tuple[list[str], dict | None]:
     """Run the lab notebook, check its note is hidden while it is live, save it: the
-    problems and the live panel's headlines. When Run All does not end with the live lab
-    drawn: what the page showed instead (printed, and ``saved-lab-run-failed.png``), no
-    headlines and no save."""
+    problems and the live lab's state as saved (its ``headlines`` and ``controls``). When
+    Run All does not end with the live lab drawn: what the page showed instead (printed,
+    and ``saved-lab-run-failed.png``), no state and no save."""
     run_all_cells(page, url, timeout_ms)
     ran = wait_until_done(page, AFTER_RUN, timeout_ms)
     if failed := state_problems(ran, AFTER_RUN):
@@ -231,7 +265,7 @@ def run_and_save(page, url: str, notebook: Path, timeout_ms: float, out: Path
     saved, size = saved_state_problems(notebook)
     print(f"saved_state: saved widget state {size / 1e6:.2f} MB "
           f"({notebook.stat().st_size / 1e6:.2f} MB file)")
-    return problems + saved, state["headlines"]
+    return problems + saved, state
 
 
 def refit_and_click(page, timeout_ms: float) -> dict:
@@ -246,21 +280,80 @@ def refit_and_click(page, timeout_ms: float) -> dict:
                          "s.saved.includes('done: classifying bag')", timeout_ms)
 
 
-def snapshot_problems(state: dict, headlines: list[str]) -> list[str]:
-    """The saved lab opened with no kernel must show its snapshot: the charts drawn as
-    images and every headline (a text of the live panel with a number) as the live panel
-    showed it before the save."""
+def snapshot_problems(state: dict, live: dict) -> list[str]:
+    """The saved lab opened where it cannot draw must show its snapshot: the charts drawn
+    as images carried in the page (data URIs), every headline (a text of the live panel with
+    a number) and every dropdown's value as the live panel showed them before the save."""
     if len(state["snapshots"]) != 1:
         return [f"the lab opened with no kernel shows {len(state['snapshots'])} snapshots"]
     shown = state["snapshots"][0]
-    problems = [f"the snapshot lacks the live panel's {line!r}" for line in headlines
+    problems = [f"the snapshot lacks the live panel's {line!r}" for line in live["headlines"]
                 if line not in shown["text"]]
+    problems += [f"the snapshot lacks the live control {control!r}"
+                 for control in live["controls"] if control not in shown["text"]]
     if shown["images"] < AFTER_RUN.widget_charts:
         problems.append(f"the snapshot draws {shown['images']} chart image(s), expected "
                         f"{AFTER_RUN.widget_charts}")
+    if shown["remote"]:
+        problems.append(f"{shown['remote']} snapshot image(s) are not carried in the page")
     if "snapshot of intH as saved" not in shown["text"]:
         problems.append("the snapshot does not say what it is")
     return problems
+
+
+def untrusted_copy(notebook: Path, data_dir: Path) -> tuple[Path, list[str]]:
+    """A copy of the saved ``notebook`` as one received from someone else: its signature
+    removed from the trust database of the server (``data_dir``), so JupyterLab opens it
+    untrusted and sanitises its HTML outputs. Also what is wrong with that: the save must
+    have been trusted (JupyterLab signs what its own kernel produced), the copy not."""
+    from nbformat.sign import NotebookNotary
+
+    notary = NotebookNotary(data_dir=str(data_dir))
+    saved = nbformat.read(notebook, as_version=4)
+    problems = [] if notary.check_signature(saved) else [
+        "the notebook JupyterLab saved is not trusted: the untrusted case proves nothing"]
+    notary.unsign(saved)
+    copy = notebook.with_name(f"{notebook.stem}-untrusted.ipynb")
+    nbformat.write(saved, copy)
+    if notary.check_signature(nbformat.read(copy, as_version=4)):
+        problems.append("the copy meant to be untrusted is still trusted")
+    return copy, problems
+
+
+def sanitised_problems(state: dict, trusted: bool) -> list[str]:
+    """A trusted notebook keeps the note's style rule (which hides it beside a live lab);
+    JupyterLab's sanitiser drops it from an untrusted one."""
+    if trusted and not state["styles"]:
+        return ["the trusted notebook lost the note's style rule"]
+    if not trusted and state["styles"]:
+        return [f"the untrusted notebook kept {state['styles']} style element(s): it was not "
+                "sanitised, so the untrusted case was not tried"]
+    return []
+
+
+def exported_page(notebook: Path) -> Path:
+    """``notebook`` rendered by nbconvert's HTML exporter (its default "lab" template: what
+    nbviewer renders with), written beside it."""
+    from nbconvert import HTMLExporter
+
+    body, _ = HTMLExporter().from_filename(str(notebook))
+    page = notebook.with_suffix(".html")
+    page.write_text(body, encoding="utf-8")
+    return page
+
+
+def open_exported(browser, page_file: Path, shot: Path) -> tuple[dict | None, list[str]]:
+    """Open nbconvert's page in Chromium with every request outside the page blocked (its
+    scripts from CDNs: require.js, MathJax, the widgets' HTML manager); screenshot it. The
+    page's state, and the requests blocked."""
+    page = browser.new_page(viewport=VIEWPORT)
+    blocked: list[str] = []
+    block_outside_requests(page, blocked)
+    page.set_content(page_file.read_text(encoding="utf-8"), wait_until="load")
+    state = page.evaluate(EXPORTED_JS)
+    page.screenshot(path=str(shot), full_page=True)
+    page.close()
+    return state, blocked
 
 
 def wait_reopened(page, condition_js: str, timeout_ms: float) -> dict | None:
@@ -276,15 +369,33 @@ def wait_reopened(page, condition_js: str, timeout_ms: float) -> dict | None:
 
 
 def reopen(browser, url: str, condition_js: str, shot: Path, timeout_ms: float,
-           problems: list[str]) -> dict | None:
-    """Open ``url`` in a new page (JupyterLab starts a new kernel); screenshot it."""
+           problems: list[str], then=None) -> dict | None:
+    """Open ``url`` in a new page (JupyterLab starts a new kernel); when the notebook is
+    shown, do ``then(page, timeout_ms)`` (its problems are added); screenshot it."""
     page = browser.new_page(viewport=VIEWPORT)
     block_outside_requests(page, problems)
     page.goto(url)
     state = wait_reopened(page, condition_js, timeout_ms)
+    if then is not None and state:
+        problems += then(page, timeout_ms)
     screenshot_notebook(page, shot)
     page.close()
     return state
+
+
+def copy_without_its_kernel(page, timeout_ms: float) -> list[str]:
+    """Click "copy as code" in the lab drawn from the saved state: no kernel holds it, so
+    the line beside the button must say the kernel has not answered (not wait silently)."""
+    lab = page.locator(".jp-NotebookPanel:not(.lm-mod-hidden) .widget-tab").first
+    lab.locator("button", has_text="copy as code").first.click()
+    answer = lab.locator(ANSWER, has_text="no answer from the kernel yet").first
+    try:
+        answer.wait_for(state="visible", timeout=min(timeout_ms, 60_000))
+    except Exception:  # noqa: BLE001 -- reported below
+        return ["'copy as code' in the reopened lab, whose kernel is gone, did not say that "
+                f"the kernel has not answered: {lab.locator(ANSWER).first.inner_text()!r}"]
+    print(f"saved_state: copy as code in the reopened lab: {answer.inner_text()!r}")
+    return []
 
 
 def reopen_without_kernel(browser, url: str, shot: Path, timeout_ms: float,
@@ -297,6 +408,12 @@ def reopen_without_kernel(browser, url: str, shot: Path, timeout_ms: float,
     page.route("**/api/sessions**", lambda route: route.abort())
     page.goto(url)
     page.wait_for_selector(SHOWN_CELL, timeout=timeout_ms)
+    try:
+        page.wait_for_function(f"() => {{ const s = ({REOPENED_JS})(); return s && "
+                               f"s.snapshots.length > 0 && s.snapshots[0].images > 0; }}",
+                               timeout=min(timeout_ms, 60_000), polling=250)
+    except Exception:  # noqa: BLE001 -- the caller reports from the state
+        pass
     for _ in range(4):  # JupyterLab asks again for a kernel after each failed attempt
         dismiss_kernel_dialogs(page)
     state = page.evaluate(REOPENED_JS)
@@ -325,17 +442,19 @@ def run(out: Path, timeout: float) -> list[str]:
                 browser = pw.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
                 page = browser.new_page(viewport=VIEWPORT)
                 block_outside_requests(page, problems)
-                saved, headlines = run_and_save(page, url.format(quote(notebook.name)),
-                                                notebook, timeout_ms, out)
-                if headlines is None:
+                saved, live = run_and_save(page, url.format(quote(notebook.name)),
+                                           notebook, timeout_ms, out)
+                if live is None:
                     return saved
-                print(f"saved_state: live headlines: {headlines}")
+                print(f"saved_state: live headlines: {live['headlines']}; controls: "
+                      f"{live['controls']}")
                 problems += saved
                 page.close()
                 first = set(shut_down_sessions(base, token))
                 state = reopen(browser, url.format(quote(notebook.name)),
                                "s.tabs.length > 0 && s.charts >= 2",
-                               out / "saved-lab-new-kernel.png", timeout_ms, problems)
+                               out / "saved-lab-new-kernel.png", timeout_ms, problems,
+                               then=copy_without_its_kernel)
                 print("saved_state: reopened with its saved state: "
                       f"{dict(state or {}, text='...')}")
                 problems += reopened_problems(state)
@@ -357,10 +476,40 @@ def run(out: Path, timeout: float) -> list[str]:
                                               out / "saved-lab-no-kernel.png", timeout_ms,
                                               problems)
                 print(f"saved_state: reopened with no kernel: {dict(state or {}, text='...')}")
-                problems += (note_problems(state, shown=True) + snapshot_problems(state, headlines)
+                problems += (note_problems(state, shown=True) + snapshot_problems(state, live)
+                             + sanitised_problems(state, trusted=True)
                              if state else ["the notebook opened with no kernel never appeared"])
+                problems += untrusted_problems(browser, url, notebook, data_dir, live, out,
+                                               timeout_ms, problems)
+                problems += exported_problems(browser, notebook, live, out)
                 browser.close()
     return [p for p in problems if "net::ERR_FAILED" not in p]  # the blocked kernel requests
+
+
+def untrusted_problems(browser, url: str, notebook: Path, data_dir: Path, live: dict,
+                       out: Path, timeout_ms: float, problems: list[str]) -> list[str]:
+    """The saved lab, untrusted, opened with no kernel (every outside request recorded in
+    ``problems``): the note and the snapshot show (``saved-lab-untrusted.png``)."""
+    untrusted, found = untrusted_copy(notebook, data_dir)
+    state = reopen_without_kernel(browser, url.format(quote(untrusted.name)),
+                                  out / "saved-lab-untrusted.png", timeout_ms, problems)
+    print(f"saved_state: untrusted, with no kernel: {dict(state or {}, text='...', saved='...')}")
+    if not state:
+        return found + ["the untrusted notebook opened with no kernel never appeared"]
+    return (found + note_problems(state, shown=True) + snapshot_problems(state, live)
+            + sanitised_problems(state, trusted=False))
+
+
+def exported_problems(browser, notebook: Path, live: dict, out: Path) -> list[str]:
+    """The saved lab rendered by nbconvert's HTML exporter and opened offline: the note and
+    the snapshot show (``saved-lab-nbconvert.png``); the requests blocked are printed."""
+    page_file = exported_page(notebook)
+    state, blocked = open_exported(browser, page_file, out / "saved-lab-nbconvert.png")
+    print(f"saved_state: nbconvert's page ({page_file.stat().st_size / 1e6:.2f} MB), offline: "
+          f"{dict(state or {}, text='...', saved='...')}; blocked: {blocked}")
+    if not state:
+        return ["nbconvert's page of the saved lab shows no notebook"]
+    return note_problems(state, shown=True) + snapshot_problems(state, live)
 
 
 def main(argv: list[str] | None = None) -> int:

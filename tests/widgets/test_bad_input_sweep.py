@@ -48,6 +48,7 @@ from milab_widgets.data.home import locate
 from milab_widgets.data.registry import REGISTRY
 from milab_widgets.exceptions import MilabError
 from milab_widgets.widgets import base
+from milab_widgets.widgets.clipboard import ClipboardButton
 from milab_widgets.widgets.entries import NumberBox
 from milab_widgets.widgets.lab import LAB_PANELS
 from milab_widgets.widgets.live import LiveChart
@@ -106,7 +107,7 @@ def forms(root) -> list[tuple[list, list]]:
     found = [([], [])]
 
     def walk(widget, form):
-        if isinstance(widget, widgets.Button):
+        if isinstance(widget, (widgets.Button, ClipboardButton)):  # "copy as code" too
             form[1].append(widget)
         elif (isinstance(widget, (widgets.ValueWidget, NumberBox))
               and not isinstance(widget, DISPLAYS)):
