@@ -206,7 +206,8 @@ def open_offline(browser, site: str, path: str, has_math: bool):
             page.evaluate("() => MathJax.startup.promise")
         except PlaywrightTimeout:
             pass  # reported by the caller's formula count
-    page.wait_for_load_state("networkidle")
+    # Under a load of 18 on two cores, 30 s (Playwright's default) was once not enough.
+    page.wait_for_load_state("networkidle", timeout=180_000)
     return page, blocked, failed
 
 
