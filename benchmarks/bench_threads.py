@@ -20,7 +20,8 @@ Kernels: the three Hausdorff matrices (bag x bag, and query x train), the k near
 blocks (``nearest_bags``), ML-kNN fit + predict_proba (yeast's MULAN split when the data home
 has it, else skipped with the reason; and a synthetic 8,000-row problem), PMU's label
 entropies and MFSEF's pairwise mutual informations (synthetic codes of Arts' shape), the NCA
-objective curve, the SVDD solver and BAMIC's k-medoids. ML-kNN's default is also timed
+objective curve, the SVDD solver, BAMIC's k-medoids and kernel MDDM's dense solvers
+(eigen-problem, Cholesky; BLAS outside any tile, on the free cores). ML-kNN's default is also timed
 against its floor, scikit-learn's brute-force ``kneighbors`` for the same two searches at
 default threads (goal: at most 1.2x in median beside one busy process).
 
@@ -47,7 +48,7 @@ from milab_widgets.core.information import label_joint_entropies, pairwise_mutua
 from milab_widgets.data import BagDataset, load_dataset
 from milab_widgets.exceptions import DatasetUnavailableError
 from milab_widgets.mil import BAMIC, bag_distances, nca_alpha_curve, nearest_bags
-from milab_widgets.multilabel import MLkNN
+from milab_widgets.multilabel import KernelMDDM, MLkNN
 from milab_widgets.oneclass import SVDD
 
 SETTINGS = ("default", "one thread")
@@ -166,6 +167,17 @@ def svdd_kernels(n: int) -> dict[str, Callable[[], object]]:
     return {f"SVDD fit, {n} points": lambda: SVDD(nu=0.1).fit(X).decision_function(X)}
 
 
+def dense_kernels(n: int) -> dict[str, Callable[[], object]]:
+    """Kernel MDDM's exact solvers on n rows of Arts' shape (462 features, 26 labels): dense
+    eigen-problem and Cholesky, BLAS outside any tile (core.parallel.within_free_cores)."""
+    rng = np.random.default_rng(n)
+    X = rng.random((n, 462))
+    Y = (rng.random((n, 26)) < 0.08).astype(int)
+    return {f"kernel MDDM fit + transform, {solver}, {n} rows":
+            lambda solver=solver: KernelMDDM(solver=solver).fit(X, Y).transform(X[:100])
+            for solver in ("eig", "direct")}
+
+
 def yeast_mlknn() -> tuple[dict, dict]:
     """ML-kNN on yeast's split, and its floor; empty with a printed reason when absent."""
     try:
@@ -188,9 +200,10 @@ def kernels(quick: bool) -> list[tuple[str, Callable[[], object], dict]]:
     """(name, function, extra callables timed beside it) for every kernel and size."""
     yeast, floor = yeast_mlknn()
     chosen = {**bag_kernels(300, 166), **yeast, **information_kernels(2000, 462, 26),
-              **svdd_kernels(500)}
+              **svdd_kernels(500), **dense_kernels(300)}
     if not quick:
-        chosen |= {**bag_kernels(3000, 20), **synthetic_mlknn(8000), **svdd_kernels(3000)}
+        chosen |= {**bag_kernels(3000, 20), **synthetic_mlknn(8000), **svdd_kernels(3000),
+                   **dense_kernels(2000)}
     return [(name, function, floor if name in yeast else {})
             for name, function in chosen.items()]
 

@@ -26,6 +26,7 @@ results are identical whatever it is (tests/core/test_parallel.py).
 
 from __future__ import annotations
 
+import functools
 import itertools
 import os
 import threading
@@ -33,7 +34,6 @@ import time
 from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
-from functools import cache
 
 import numba
 import numpy as np
@@ -50,10 +50,17 @@ FREE_CORES_REUSE_SECONDS = 0.02
 _last_count = (-float("inf"), 1)  # (time.monotonic() when counted, free cores)
 
 
-@cache
+@functools.cache
 def _blas_controller() -> ThreadpoolController:
     """The loaded BLAS libraries, found once (a fresh ``threadpool_limits`` scans the
-    process's libraries each time: 0.6 ms a call, against 0.02 ms for a kept controller)."""
+    process's libraries each time: 0.6 ms a call, against 0.02 ms for a kept controller).
+
+    A controller sees only the libraries loaded when it is made, and numpy and scipy each
+    ship an OpenBLAS of their own (scipy's, behind ``scipy.linalg``'s Cholesky and eigen-
+    solvers, loads with ``scipy.linalg``); so scipy's is loaded first. Made before it, the
+    controller left scipy's BLAS on every thread under every limit."""
+    import scipy.linalg  # noqa: F401 -- loads scipy's OpenBLAS (see above)
+
     return ThreadpoolController()
 
 
@@ -177,6 +184,21 @@ def blas_within_free_cores():
     return blas_limited_to(free_cores())
 
 
+def within_free_cores(method):
+    """Decorator: the call runs inside :func:`blas_within_free_cores`. For the estimators'
+    methods whose work is dense linear algebra outside the tiles (eigen-solvers, Cholesky,
+    kernel matrices): OpenBLAS's threads spin while they wait for one another, so on a
+    loaded machine a two-thread call waits for whichever thread the scheduler left out
+    (scipy's 200 x 200 Cholesky at load 8 on two cores: 11 ms on two threads against 0.4
+    ms on one; kernel MDDM's eight solvers on 200 rows, 2.7 s against 0.4 s)."""
+    @functools.wraps(method)
+    def limited(*args, **kwargs):
+        with blas_within_free_cores():
+            return method(*args, **kwargs)
+
+    return limited
+
+
 def worker_limit(n_tiles: int) -> int:
     """Most workers a call of ``n_tiles`` tiles may use: numba's thread count, at most one
     per :data:`MIN_TILES_PER_WORKER` tiles (at least 1). :func:`run_tiles` also keeps them
@@ -247,7 +269,7 @@ def _take_tiles(tiles, work, dtype, next_index, stopped: list, before_each=None)
             raise
 
 
-@cache
+@functools.cache
 def _helper_pool() -> ThreadPoolExecutor:
     """The helper threads of :func:`run_tiles`, started on first use and kept: starting two
     threads and joining them costs about 0.3 ms here, a pool made per call about 1 ms (a

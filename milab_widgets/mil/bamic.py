@@ -29,6 +29,7 @@ from sklearn.base import BaseEstimator, ClusterMixin, _fit_context
 from sklearn.utils import check_random_state
 from sklearn.utils._param_validation import Interval, StrOptions, validate_params
 
+from milab_widgets.core.parallel import within_free_cores
 from milab_widgets.core.kmedoids import alternate_medoids
 from milab_widgets.data.bags import BagDataset
 from milab_widgets.exceptions import InputError
@@ -121,6 +122,7 @@ class BAMIC(ClusterMixin, BaseEstimator):
         self.init = init
         self.random_state = random_state
 
+    @within_free_cores
     @_fit_context(prefer_skip_nested_validation=True)
     def fit(self, X, y_partial=None):
         """Cluster bags by k-medoids on a bag distance.

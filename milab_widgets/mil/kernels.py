@@ -44,6 +44,7 @@ from sklearn.preprocessing import MinMaxScaler, StandardScaler
 from sklearn.utils._param_validation import Interval, StrOptions, validate_params
 from sklearn.utils.validation import check_is_fitted
 
+from milab_widgets.core.parallel import within_free_cores
 from milab_widgets.data.bags import BagDataset
 from milab_widgets.exceptions import InputError
 from milab_widgets.mil.validation import check_bags, check_fitted_features
@@ -61,6 +62,7 @@ class _BagKernel(TransformerMixin, BaseEstimator):
     """fit(bags) learns from a view's instances; transform(bags) gives phi (bags x dims);
     gram(X, Y=None) gives the kernel matrix between the bags of X and Y."""
 
+    @within_free_cores
     def transform(self, bags) -> np.ndarray:
         """The bags' feature map phi, whose inner products are the kernel.
 
@@ -89,6 +91,7 @@ class _BagKernel(TransformerMixin, BaseEstimator):
         elif hasattr(self, "feature_names_in_"):
             del self.feature_names_in_
 
+    @within_free_cores
     def gram(self, X: BagDataset, Y: BagDataset | None = None) -> np.ndarray:
         """The kernel matrix K[s, t] = K(X_s, Y_t), normalised if ``normalize``.
 
@@ -174,6 +177,7 @@ class MixtureModelKernel(_BagKernel):
         self.random_state = random_state
         self.normalize = normalize
 
+    @within_free_cores
     @_fit_context(prefer_skip_nested_validation=True)
     def fit(self, bags, y=None):
         """Fit the mixture on every instance of the bags.
@@ -295,6 +299,7 @@ class MinimaxKernel(_BagKernel):
         self.degree = degree
         self.normalize = normalize
 
+    @within_free_cores
     @_fit_context(prefer_skip_nested_validation=True)
     def fit(self, bags, y=None):
         """Learn the [0, 1] scaling of the features from the bags' instances.

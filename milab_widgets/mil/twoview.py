@@ -54,6 +54,7 @@ from sklearn.base import BaseEstimator, ClusterMixin, _fit_context
 from sklearn.utils import check_random_state
 from sklearn.utils._param_validation import Interval, StrOptions
 
+from milab_widgets.core.parallel import within_free_cores
 from milab_widgets.exceptions import InputError
 from milab_widgets.mil.kernels import (
     COVARIANCE_TYPES,
@@ -308,6 +309,7 @@ class TwoViewMIClustering(ClusterMixin, BaseEstimator):
         self.random_state = random_state
         self.callback = callback
 
+    @within_free_cores
     @_fit_context(prefer_skip_nested_validation=True)
     def fit(self, views, y_partial=None):
         """Factorise the views' kernels into a shared clustering.

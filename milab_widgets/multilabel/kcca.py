@@ -26,6 +26,7 @@ import numpy as np
 from sklearn.base import BaseEstimator, TransformerMixin, _fit_context
 from sklearn.preprocessing import KernelCenterer
 
+from milab_widgets.core.parallel import within_free_cores
 from milab_widgets.data.arrays import check_features
 from milab_widgets.exceptions import InputError
 from milab_widgets.multilabel.kernel_operators import gaussian_kernel, median_distance
@@ -71,6 +72,7 @@ class LeastSquaresKCCA(MultiLabelMixin, TransformerMixin, BaseEstimator):
         self.n_components = n_components
         self.kernel_width = kernel_width
 
+    @within_free_cores
     @_fit_context(prefer_skip_nested_validation=True)
     def fit(self, X, Y) -> LeastSquaresKCCA:
         """Learn the coefficients from training points X and their 0/1 labels Y."""
@@ -89,6 +91,7 @@ class LeastSquaresKCCA(MultiLabelMixin, TransformerMixin, BaseEstimator):
         self.coef_ = solve_direct(self.centerer_.transform(kernel), target, float(self.ridge))
         return self
 
+    @within_free_cores
     def transform(self, X) -> np.ndarray:
         X = check_features(self, X, reset=False, sparse=True)
         cross = self.centerer_.transform(gaussian_kernel(X, self.X_fit_, self.kernel_width_))

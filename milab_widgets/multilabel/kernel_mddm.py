@@ -51,6 +51,7 @@ from sklearn.base import BaseEstimator, TransformerMixin, _fit_context
 from sklearn.metrics.pairwise import euclidean_distances
 from sklearn.utils._param_validation import Interval, StrOptions
 
+from milab_widgets.core.parallel import within_free_cores
 from milab_widgets.data.arrays import check_features
 from milab_widgets.exceptions import InputError
 from milab_widgets.multilabel.block_krylov import block_cg, block_lsqr
@@ -211,6 +212,7 @@ class KernelMDDM(MultiLabelMixin, TransformerMixin, BaseEstimator):
         self.random_state = random_state
 
     # -- fitting -----------------------------------------------------------------------------
+    @within_free_cores
     @_fit_context(prefer_skip_nested_validation=True)
     def fit(self, X, Y) -> KernelMDDM:
         """Learn P from the training points and their labels.
@@ -245,6 +247,7 @@ class KernelMDDM(MultiLabelMixin, TransformerMixin, BaseEstimator):
         self.support_, self.dual_coef_ = operator.embedding(solution)
         return self
 
+    @within_free_cores
     def transform(self, X) -> np.ndarray:
         """Embed X as K(X, X_train) P.
 

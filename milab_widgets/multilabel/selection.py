@@ -21,6 +21,7 @@ from sklearn.base import BaseEstimator, TransformerMixin, _fit_context
 from sklearn.utils._param_validation import validate_params
 from sklearn.utils.validation import _check_feature_names_in, check_array, check_is_fitted
 
+from milab_widgets.core.parallel import within_free_cores
 from milab_widgets.core.information import label_joint_entropies
 from milab_widgets.data.arrays import check_features
 from milab_widgets.data.multilabel import as_label_matrix
@@ -77,6 +78,7 @@ class FeatureSelector(MultiLabelMixin, TransformerMixin, BaseEstimator):
 
     _parameter_constraints: dict = {"n_features": [AT_LEAST_ONE]}
 
+    @within_free_cores
     @_fit_context(prefer_skip_nested_validation=True)
     def fit(self, X, Y) -> FeatureSelector:
         """Validate the data, fit the selector's criterion and set ``selected_``.

@@ -13,6 +13,7 @@ import numpy as np
 from sklearn.base import BaseEstimator, _fit_context
 from sklearn.utils._param_validation import Interval
 
+from milab_widgets.core.parallel import within_free_cores
 from milab_widgets.data.arrays import as_oneclass_labels, check_features
 from milab_widgets.exceptions import InputError
 from milab_widgets.oneclass.outlier_rule import ScoreOffsetOutlierMixin
@@ -135,6 +136,7 @@ class BaggingSVDD(_SphereEnsemble):
         self.tol = tol
         self.random_state = random_state
 
+    @within_free_cores
     @_fit_context(prefer_skip_nested_validation=True)
     def fit(self, X, y=None):
         """Fit the M bootstrap SVDDs.
@@ -247,6 +249,7 @@ class AdaBoostSVDD(_SphereEnsemble):
         self.gamma = gamma
         self.tol = tol
 
+    @within_free_cores
     @_fit_context(prefer_skip_nested_validation=True)
     def fit(self, X, y=None):
         """Boost SVDDs on X with the labels y.

@@ -61,7 +61,7 @@ from sklearn.exceptions import ConvergenceWarning
 from sklearn.metrics.pairwise import rbf_kernel
 from sklearn.utils._param_validation import Interval
 
-from milab_widgets.core.parallel import blas_within_free_cores
+from milab_widgets.core.parallel import blas_within_free_cores, within_free_cores
 from milab_widgets.core.svdd import smo_svdd
 from milab_widgets.data.arrays import check_features
 from milab_widgets.oneclass.outlier_rule import ScoreOffsetOutlierMixin
@@ -226,6 +226,7 @@ class SVDD(ScoreOffsetOutlierMixin, BaseEstimator):
         self.max_iter = max_iter
         self.cache_mb = cache_mb
 
+    @within_free_cores
     @_fit_context(prefer_skip_nested_validation=True)
     def fit(self, X, y=None, sample_weight=None):
         """Find the smallest sphere holding the (weighted) training samples.

@@ -286,6 +286,26 @@ def test_overlapping_limits_restore_the_blas_threads():
         assert _blas_threads() == before
 
 
+def test_a_limit_reaches_scipys_blas_even_when_scipy_is_imported_after_this_module():
+    """numpy and scipy each load an OpenBLAS of their own; a limit must hold both, whatever
+    was imported when the first limit was made."""
+    import subprocess
+    import sys
+
+    check = ("import milab_widgets.core.parallel as parallel\n"
+             "with parallel.single_threaded_blas():\n"
+             "    import scipy.linalg\n"
+             "    from threadpoolctl import threadpool_info\n"
+             "    blas = [i for i in threadpool_info() if i['user_api'] == 'blas']\n"
+             "    print(len(blas), sorted({i['num_threads'] for i in blas}))\n")
+    environment = {**os.environ, "OPENBLAS_NUM_THREADS": "2"}
+    finished = subprocess.run([sys.executable, "-c", check], capture_output=True, text=True,
+                              timeout=120, env=environment)
+    assert finished.returncode == 0, finished.stderr
+    libraries, threads = finished.stdout.split(maxsplit=1)
+    assert threads.strip() == "[1]", finished.stdout
+
+
 def test_blas_is_single_threaded_inside_the_tiles(helpers_brought_in):
     counts = []
     _with_threads(2, lambda: parallel.run_tiles(range(4), lambda tile, scratch: counts.append(
@@ -342,3 +362,52 @@ def test_information_kernels(helpers_brought_in):
         helpers_brought_in)
     _same_for_one_and_two_threads(
         lambda: (pairwise_mutual_information(codes, states, members),), helpers_brought_in)
+
+
+def test_within_free_cores_holds_blas_to_the_free_cores_and_restores_it(monkeypatch):
+    from threadpoolctl import threadpool_limits
+
+    seen = []
+    limited = parallel.within_free_cores(lambda value: seen.append(_blas_threads()) or value)
+    monkeypatch.setattr(parallel, "free_cores", lambda: 1)
+    with threadpool_limits(2, user_api="blas"):
+        assert limited(7) == 7
+        assert seen == [{1}] and _blas_threads() == {2}
+
+
+def test_the_dense_linear_algebra_of_every_estimator_runs_on_the_free_cores(monkeypatch):
+    """fit / transform of the estimators whose work is BLAS outside the tiles (eigen-
+    solvers, Cholesky, kernel matrices) see BLAS on the free cores only: one here."""
+    from threadpoolctl import threadpool_limits
+
+    from milab_widgets.data.bags import BagDataset
+    from milab_widgets.mil import BAMIC, MinimaxKernel, TwoViewMIClustering
+    from milab_widgets.multilabel import KernelMDDM
+    from milab_widgets.multilabel.kcca import LeastSquaresKCCA
+    from milab_widgets.oneclass import SVDD, CDVSESVDD
+
+    seen = {}
+    original_limited_to = parallel.blas_limited_to
+
+    def recording_limit(threads):
+        seen.setdefault("limits", []).append(threads)
+        return original_limited_to(threads)
+
+    monkeypatch.setattr(parallel, "free_cores", lambda: 1)
+    monkeypatch.setattr(parallel, "blas_limited_to", recording_limit)
+    rng = np.random.default_rng(0)
+    X, Y = rng.normal(size=(40, 5)), (rng.random((40, 3)) < 0.4).astype(int)
+    bags = BagDataset.from_bags([rng.normal(size=(3, 4)) for _ in range(12)])
+    calls = [lambda: KernelMDDM(solver="direct").fit(X, Y).transform(X),
+             lambda: LeastSquaresKCCA().fit(X, Y).transform(X),
+             lambda: SVDD().fit(X), lambda: CDVSESVDD(n_estimators=3).fit(X),
+             lambda: MinimaxKernel().fit(bags).gram(bags),
+             lambda: BAMIC(n_clusters=2).fit(bags),
+             lambda: TwoViewMIClustering(n_clusters=2, max_iter=5, n_components=2).fit(
+                 [bags, bags])]
+    with threadpool_limits(2, user_api="blas"):
+        for call in calls:
+            seen["limits"] = []
+            call()
+            assert seen["limits"] and set(seen["limits"]) == {1}, call
+        assert _blas_threads() == {2}
