@@ -408,16 +408,11 @@ def _instance_table(name, method, instances: dict) -> pd.DataFrame:
 
 
 def instance_values(Y_true, scores, predictions) -> dict[str, np.ndarray]:
-    """Each table metric (AP, HL, RL, OE) of every test instance alone: the metric on that
-    one row, NaN where the metric leaves the instance out (no relevant or no irrelevant
-    label). Each metric over the test set is the mean of its non-NaN values."""
-    values = {}
-    for metric in TABLE_METRICS:
-        function, uses_predictions = metrics.METRICS[metric]
-        inputs = predictions if uses_predictions else scores
-        values[metric] = np.array([function(Y_true[i:i + 1], inputs[i:i + 1])
-                                   for i in range(len(Y_true))])
-    return values
+    """Each table metric (AP, HL, RL, OE) of every test instance alone
+    (:func:`milab_widgets.multilabel.metrics.instance_values`: NaN where the metric leaves
+    the instance out). Each metric over the test set is the mean of its non-NaN values."""
+    values = metrics.instance_values(Y_true, scores, predictions)
+    return {metric: values[metric] for metric in TABLE_METRICS}
 
 
 def _record_parts(name, method, counts, settings, per_instance_count=None) -> dict:

@@ -73,6 +73,7 @@ __all__ = [
     "coverage",
     "evaluate",
     "hamming_loss",
+    "instance_values",
     "macro_auc",
     "macro_f1",
     "micro_f1",
@@ -129,7 +130,7 @@ def hamming_loss(Y_true, Y_pred) -> float:
     0.4444
     """
     Y_true, Y_pred = _labels_pair(Y_true, Y_pred)
-    return float((Y_true != Y_pred).mean())
+    return float(_hamming_values(Y_true, Y_pred).mean())
 
 
 def one_error(Y_true, scores, ties: str = "pessimistic") -> float:
@@ -178,13 +179,7 @@ def one_error(Y_true, scores, ties: str = "pessimistic") -> float:
     0.3333
     """
     Y_true, scores = _labels_scores(Y_true, scores)
-    pessimistic = _check_ties(ties) == "pessimistic"
-    keep = _non_degenerate(Y_true)
-    Y_true, scores = Y_true[keep], scores[keep]
-    top_relevant = np.where(Y_true == 1, scores, -np.inf).max(axis=1)
-    top_irrelevant = np.where(Y_true == 0, scores, -np.inf).max(axis=1)
-    return _mean(top_irrelevant >= top_relevant if pessimistic
-                 else top_irrelevant > top_relevant, "one_error")
+    return _mean(_one_error_values(Y_true, scores, _check_ties(ties)), "one_error")
 
 
 def coverage(Y_true, scores, ties: str = "pessimistic") -> float:
@@ -234,9 +229,7 @@ def coverage(Y_true, scores, ties: str = "pessimistic") -> float:
     1.0
     """
     Y_true, scores = _labels_scores(Y_true, scores)
-    ranks = _ranks(scores, ties)
-    worst = np.where(Y_true == 1, ranks, 0).max(axis=1)
-    return float(worst.mean() - 1.0)
+    return float(_coverage_values(Y_true, scores, _check_ties(ties)).mean())
 
 
 def ranking_loss(Y_true, scores) -> float:
@@ -283,14 +276,7 @@ def ranking_loss(Y_true, scores) -> float:
     0.3333
     """
     Y_true, scores = _labels_scores(Y_true, scores)
-    keep = _non_degenerate(Y_true)
-    Y_true, scores = Y_true[keep], scores[keep]
-    relevant = Y_true == 1
-    ranks, relevant_ranks = _ranks(scores), _ranks(np.where(relevant, scores, -np.inf))
-    # For relevant l: rank - rank among relevant = irrelevant labels scoring >= f(l).
-    wrong = np.where(relevant, ranks - relevant_ranks, 0).sum(axis=1)
-    n_relevant = relevant.sum(axis=1)
-    return _mean(wrong / (n_relevant * (Y_true.shape[1] - n_relevant)), "ranking_loss")
+    return _mean(_ranking_loss_values(Y_true, scores), "ranking_loss")
 
 
 def average_precision(Y_true, scores, ties: str = "pessimistic") -> float:
@@ -342,14 +328,8 @@ def average_precision(Y_true, scores, ties: str = "pessimistic") -> float:
     0.8611
     """
     Y_true, scores = _labels_scores(Y_true, scores)
-    keep = _non_degenerate(Y_true)
-    Y_true, scores = Y_true[keep], scores[keep]
-    relevant = Y_true == 1
-    ranks = _ranks(scores, ties)
-    # relevant labels ranked at or above each label (the ranks, not the scores, decide)
-    relevant_ranks = _ranks(np.where(relevant, -ranks, -np.inf))
-    precision = np.where(relevant, relevant_ranks / ranks, 0.0).sum(axis=1)
-    return _mean(precision / relevant.sum(axis=1), "average_precision")
+    return _mean(_average_precision_values(Y_true, scores, _check_ties(ties)),
+                 "average_precision")
 
 
 def macro_f1(Y_true, Y_pred) -> float:
@@ -552,6 +532,96 @@ def evaluate(Y_true, scores, Y_pred, ties: str = "pessimistic") -> dict[str, flo
             for short, (metric, uses_predictions) in METRICS.items()}
 
 
+def instance_values(Y_true, scores, Y_pred, ties: str = "pessimistic") -> dict[str, np.ndarray]:
+    """Each example- and ranking-based metric of every instance alone, by its short name.
+
+    The value of an instance is the metric on that one row; NaN where the metric leaves the
+    instance out (one-error, ranking loss and average precision: no relevant or no
+    irrelevant label). Each metric over the whole set is the mean of its non-NaN values, so
+    these are what a per-instance (paired) test of two methods compares.
+
+    Parameters
+    ----------
+    Y_true : array-like or sparse matrix of shape (n_samples, n_labels)
+        True 0/1 labels.
+    scores : array-like of shape (n_samples, n_labels)
+        Real-valued scores, higher meaning more relevant (e.g. ``MLkNN.predict_proba``).
+    Y_pred : array-like or sparse matrix of shape (n_samples, n_labels)
+        Predicted 0/1 labels.
+    ties : {"pessimistic", "zhang"}, default="pessimistic"
+        How tied scores rank (see the module notes).
+
+    Returns
+    -------
+    dict of str to ndarray of shape (n_samples,)
+        HL, OE, CV, RL and AP per instance (the label-based F1 and AUC have none).
+
+    See Also
+    --------
+    evaluate : the same metrics over the whole set.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from milab_widgets.multilabel import metrics
+    >>> Y_true = np.array([[1, 0, 1], [0, 0, 0], [1, 1, 0]])
+    >>> scores = np.array([[0.9, 0.2, 0.4], [0.5, 0.8, 0.3], [0.3, 0.6, 0.7]])
+    >>> values = metrics.instance_values(Y_true, scores, (scores >= 0.5).astype(int))
+    >>> values["OE"], values["RL"]
+    (array([ 0., nan,  1.]), array([ 0., nan,  1.]))
+    """
+    Y_true, scores = _labels_scores(Y_true, scores)
+    _, Y_pred = _labels_pair(Y_true, Y_pred)
+    ties = _check_ties(ties)
+    return {"HL": _hamming_values(Y_true, Y_pred),
+            "OE": _one_error_values(Y_true, scores, ties),
+            "CV": _coverage_values(Y_true, scores, ties),
+            "RL": _ranking_loss_values(Y_true, scores),
+            "AP": _average_precision_values(Y_true, scores, ties)}
+
+
+# -- per-instance values (validated inputs) -----------------------------------------------------
+def _hamming_values(Y_true, Y_pred) -> np.ndarray:
+    return (Y_true != Y_pred).mean(axis=1)
+
+
+def _one_error_values(Y_true, scores, ties: str) -> np.ndarray:
+    top_relevant = np.where(Y_true == 1, scores, -np.inf).max(axis=1)
+    top_irrelevant = np.where(Y_true == 0, scores, -np.inf).max(axis=1)
+    wrong = (top_irrelevant >= top_relevant if ties == "pessimistic"
+             else top_irrelevant > top_relevant)
+    return _left_out_as_nan(Y_true, wrong.astype(float))
+
+
+def _coverage_values(Y_true, scores, ties: str) -> np.ndarray:
+    return np.where(Y_true == 1, _ranks(scores, ties), 0).max(axis=1) - 1.0
+
+
+def _ranking_loss_values(Y_true, scores) -> np.ndarray:
+    relevant = Y_true == 1
+    ranks, relevant_ranks = _ranks(scores), _ranks(np.where(relevant, scores, -np.inf))
+    # For relevant l: rank - rank among relevant = irrelevant labels scoring >= f(l).
+    wrong = np.where(relevant, ranks - relevant_ranks, 0).sum(axis=1)
+    n_relevant = relevant.sum(axis=1)
+    pairs = n_relevant * (Y_true.shape[1] - n_relevant)
+    return _left_out_as_nan(Y_true, wrong / np.maximum(pairs, 1))
+
+
+def _average_precision_values(Y_true, scores, ties: str) -> np.ndarray:
+    relevant = Y_true == 1
+    ranks = _ranks(scores, ties)
+    # relevant labels ranked at or above each label (the ranks, not the scores, decide)
+    relevant_ranks = _ranks(np.where(relevant, -ranks, -np.inf))
+    precision = np.where(relevant, relevant_ranks / ranks, 0.0).sum(axis=1)
+    return _left_out_as_nan(Y_true, precision / np.maximum(relevant.sum(axis=1), 1))
+
+
+def _left_out_as_nan(Y_true, values: np.ndarray) -> np.ndarray:
+    """``values`` with NaN for the degenerate instances (no relevant or no irrelevant
+    label), which one-error, ranking loss and average precision leave out."""
+    return np.where(_non_degenerate(Y_true), values, np.nan)
+
+
 # -- helpers -----------------------------------------------------------------------------------
 def _ranks(scores: np.ndarray, ties: str = "pessimistic") -> np.ndarray:
     """rank(l) per row, 1 = top: |{l' : f(l') >= f(l)}| (``"pessimistic"``: ties take the
@@ -576,8 +646,9 @@ def _non_degenerate(Y_true: np.ndarray) -> np.ndarray:
 
 
 def _mean(values, metric: str) -> float:
-    """The mean of the non-degenerate instances' values; NaN with an UndefinedMetricWarning
-    when there is none."""
+    """The mean of the instances' values left in (not NaN); NaN with an
+    UndefinedMetricWarning when there is none."""
+    values = values[~np.isnan(values)]
     if len(values):
         return float(np.mean(values))
     warnings.warn(f"{metric} is undefined: no instance of Y_true has both relevant and "

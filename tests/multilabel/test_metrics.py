@@ -1,5 +1,7 @@
 """Multi-label metrics against scikit-learn, brute-force definitions and worked examples."""
 
+import warnings
+
 import numpy as np
 import pytest
 from sklearn import metrics as sk
@@ -182,3 +184,26 @@ def test_evaluate_passes_the_tie_rule_and_refuses_an_unknown_one():
     assert zhang["RL"] == pessimistic["RL"] and zhang["HL"] == pessimistic["HL"]
     with pytest.raises(InputError, match="ties='optimistic'.*pessimistic"):
         metrics.evaluate(Y, scores, predictions, ties="optimistic")
+
+
+@pytest.mark.parametrize("ties", metrics.TIE_RULES)
+@pytest.mark.parametrize("seed", [0, 1])
+def test_instance_values_are_each_metric_on_its_row_alone(seed, ties):
+    """The oracle is the definition: each metric called on one row at a time (a row it
+    leaves out is NaN); rows without relevant labels and with every label relevant are
+    mixed in, and scores are heavily tied."""
+    Y, scores, predictions = random_problem(seed)
+    Y[:3], Y[3:5] = 0, 1
+    values = metrics.instance_values(Y, scores, predictions, ties=ties)
+    single = {"HL": lambda i: metrics.hamming_loss(Y[i:i + 1], predictions[i:i + 1])}
+    for name in ("OE", "CV", "AP"):
+        single[name] = lambda i, f=metrics.METRICS[name][0]: f(Y[i:i + 1], scores[i:i + 1],
+                                                               ties=ties)
+    single["RL"] = lambda i: metrics.ranking_loss(Y[i:i + 1], scores[i:i + 1])
+    for name, one_row in single.items():
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", UndefinedMetricWarning)
+            expected = np.array([one_row(i) for i in range(len(Y))])
+        np.testing.assert_array_equal(values[name], expected, err_msg=name)
+        total = metrics.evaluate(Y, scores, predictions, ties=ties)[name]
+        assert np.nanmean(values[name]) == pytest.approx(total)
