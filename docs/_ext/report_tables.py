@@ -2,7 +2,9 @@
 build time, so a page always shows the numbers the last run wrote.
 
 * ``report-table``: one CSV as a table; numbers are shown with ``:digits:`` significant
-  digits (default 4), ``:columns:`` picks and orders columns.
+  digits (default 4), ``:columns:`` picks and orders columns, ``:where: column = value``
+  keeps the rows with that value and ``:pivot: index, columns, values`` spreads a long
+  table into one row per ``index`` (:func:`select_rows`, :func:`pivot_wide`).
 * ``claims-summary``: one row per paper with its claims' verdict counts, from
   ``reports/<paper>/claims.csv``: the paper's own claims first (reproduced k of n, the
   verdicts, exact checks and untested claims apart), then the project's checks
@@ -109,6 +111,31 @@ def paper_claims_markdown(claims_csv: Path) -> str:
     return claims_markdown(claims)
 
 
+def select_rows(frame: pd.DataFrame, condition: str) -> pd.DataFrame:
+    """The rows of ``frame`` where ``condition`` ("column = value") holds, each cell compared
+    as pandas writes it as text (in a float column, 7 is "7.0")."""
+    column, separator, value = (part.strip() for part in condition.partition("="))
+    if not separator or column not in frame.columns:
+        raise ValueError(f"report-table :where: needs 'column = value' with a column of the "
+                         f"table, not {condition!r}")
+    return frame[frame[column].astype(str) == value]
+
+
+def pivot_wide(frame: pd.DataFrame, spec: str) -> pd.DataFrame:
+    """``frame`` spread by ``spec`` ("index, columns, values"): one row per ``index`` value
+    and one column per ``columns`` value, both in the order they first appear (not sorted),
+    each cell the ``values`` entry of that pair (blank where the pair is missing)."""
+    names = [part.strip() for part in spec.split(",")]
+    if len(names) != 3 or not set(names) <= set(frame.columns):
+        raise ValueError(f"report-table :pivot: needs 'index, columns, values' naming three "
+                         f"columns of the table, not {spec!r}")
+    index, columns, values = names
+    wide = frame.pivot(index=index, columns=columns, values=values)
+    wide = wide.reindex(index=frame[index].unique(), columns=frame[columns].unique())
+    wide.columns = [format_cell(c) for c in wide.columns]
+    return wide.rename_axis(None, axis=1).reset_index()
+
+
 class _TableDirective(Directive):
     def render(self, frame: pd.DataFrame, digits: int = 4) -> list:
         """``frame`` parsed as a Markdown table in the page's own parser."""
@@ -120,13 +147,21 @@ class _TableDirective(Directive):
 
 class ReportTable(_TableDirective):
     required_arguments = 1
-    option_spec = {"columns": directives.unchanged, "digits": directives.nonnegative_int}
+    option_spec = {"columns": directives.unchanged, "digits": directives.nonnegative_int,
+                   "where": directives.unchanged, "pivot": directives.unchanged}
 
     def run(self):
         env = self.state.document.settings.env
         relative, path = env.relfn2path(self.arguments[0], env.docname)
         env.note_dependency(relative)
         frame = pd.read_csv(path)
+        try:
+            if "where" in self.options:
+                frame = select_rows(frame, self.options["where"])
+            if "pivot" in self.options:
+                frame = pivot_wide(frame, self.options["pivot"])
+        except ValueError as error:
+            raise self.error(f"{relative}: {error}") from error
         if "columns" in self.options:
             frame = frame[[c.strip() for c in self.options["columns"].split(",")]]
         return self.render(frame, self.options.get("digits", 4))

@@ -132,3 +132,28 @@ def test_gallery_notebooks_show_the_repositorys_folders_not_the_machines(recorde
     """Wherever a run wrote (any --output) and whatever checkout ran it, the gallery shows
     ``reports/<paper>`` and ``notebooks/``; relative paths and URLs are left alone."""
     assert notebook_gallery.without_machine_paths(recorded) == shown
+
+
+def test_report_table_rows_are_selected_by_one_columns_value():
+    frame = pd.DataFrame({"parameter": ["sigma", "zeta", "sigma"], "value": [0.1, 7.0, 1.0]})
+    assert report_tables.select_rows(frame, "parameter = sigma").value.tolist() == [0.1, 1.0]
+    assert report_tables.select_rows(frame, "value=7.0").parameter.tolist() == ["zeta"]
+    assert report_tables.select_rows(frame, "parameter = C").empty
+    for bad in ("parameter sigma", "kind = sigma"):
+        with pytest.raises(ValueError, match="column = value"):
+            report_tables.select_rows(frame, bad)
+
+
+def test_report_table_pivot_keeps_the_files_order_and_blanks_missing_pairs():
+    long = pd.DataFrame({"dataset": ["pima", "pima", "cancer", "cancer", "cancer"],
+                         "value": [1.0, 0.01, 7.0, 1.0, 0.01],
+                         "test": [0.6, 0.5, 0.9, 0.8, 0.7]})
+    wide = report_tables.pivot_wide(long, "dataset, value, test")
+    assert wide.columns.tolist() == ["dataset", "1", "0.01", "7"]
+    assert wide.dataset.tolist() == ["pima", "cancer"]
+    assert wide.iloc[1, 1:].tolist() == [0.8, 0.7, 0.9]
+    assert report_tables.markdown_table(wide, digits=2)[2] == "| pima | 0.6 | 0.5 |  |"
+    with pytest.raises(ValueError, match="index, columns, values"):
+        report_tables.pivot_wide(long, "dataset, value")
+    with pytest.raises(ValueError):  # two values for one (dataset, value) pair
+        report_tables.pivot_wide(pd.concat([long, long]), "dataset, value, test")
