@@ -80,21 +80,40 @@ def _cdvse(r):
 
 
 def _twoview(r):
-    return ([(f"Ker1 dense / factored, {row['bags']} bags", row["dense_over_factored"], "")
-             for row in r["fit"]]
-            + [(f"seed formulas / factored, {row['bags']} bags", row["literal_over_factored"], "")
-               for row in r["fit"]])
+    rows = []
+    for clock in ("cpu", "wall", "wall_loaded"):
+        for fit in r.get(clock, {}).get("fit", []):
+            label = f"[{clock}, load {fit['load'][0]}]"
+            rows += [(f"{label} Ker1 dense / factored, {fit['bags']} bags (medians)",
+                      fit["dense_over_factored"], ""),
+                     (f"{label} seed formulas / factored, {fit['bags']} bags (medians)",
+                      fit["literal_over_factored"], "")]
+        for bamic in r.get(clock, {}).get("bamic", []):
+            rows.append((f"[{clock}, load {bamic['load'][0]}] kmedoids.alternating / BAMIC, "
+                         f"{bamic['bags']} bags (medians)", bamic["alternating_over_ours_time"],
+                         ""))
+    return rows
 
 
 def _lskmddm(r):
-    largest = max(row["n"] for row in r)
-    return [(f"{row['solver']} speed-up vs eig, n = {largest}", row["speedup_vs_eig"], "")
-            for row in r if row["n"] == largest]
+    rows = []
+    for clock in ("cpu", "wall", "wall_loaded"):
+        if clock not in r:
+            continue
+        largest = r[clock][-1]
+        rows += [(f"[{clock}, load {largest['load'][0]}] {solver} speed-up vs eig, "
+                  f"n = {largest['n']} (medians)", speedup, "")
+                 for solver, speedup in largest["speedup_vs_eig"].items()
+                 if solver != "kMDDM (eig)"]
+    return rows
 
 
 def _grid(r):
-    return [("joblib / serial speed-up", r["joblib_speedup"], ""),
-            ("Dask / serial speed-up", r["dask_speedup"], "")]
+    return [row for clock in ("wall", "wall_loaded") if clock in r for row in (
+        (f"[{clock}, load {r[clock]['load'][0]}] joblib / serial speed-up (medians)",
+         r[clock]["joblib_speedup"], ""),
+        (f"[{clock}, load {r[clock]['load'][0]}] Dask / serial speed-up (medians)",
+         r[clock]["dask_speedup"], ""))]
 
 
 def _threads(r):
@@ -126,9 +145,12 @@ BENCHMARKS = (
     Benchmark("inth", ("--quick", "--loaded"), ("--loaded",), _inth),
     Benchmark("mfsef", ("--quick", "--repeats", "3", "--loaded"), ("--loaded",), _mfsef),
     Benchmark("cdvse", ("--repeats", "5", "--loaded"), ("--repeats", "9", "--loaded"), _cdvse),
-    Benchmark("twoview", ("--sizes", "500", "1000"), (), _twoview),
-    Benchmark("lskmddm", ("--sizes", "1000"), ("--sizes", "1000", "2000", "4500"), _lskmddm),
-    Benchmark("grid", ("--repetitions", "1"), ("--repetitions", "8"), _grid),
+    Benchmark("twoview", ("--sizes", "500", "1000", "--repeats", "5", "--loaded"),
+              ("--repeats", "5", "--loaded"), _twoview),
+    Benchmark("lskmddm", ("--sizes", "1000", "--repeats", "3", "--loaded"),
+              ("--sizes", "1000", "2000", "4500", "--repeats", "3", "--loaded"), _lskmddm),
+    Benchmark("grid", ("--repetitions", "1", "--repeats", "3", "--loaded"),
+              ("--repetitions", "8", "--repeats", "5", "--loaded"), _grid),
     Benchmark("threads", ("--quick",), (), _threads),
     Benchmark("first_use", ("--runs", "2"), (), _first_use),
     Benchmark("scaling", (), ("--full",), _scaling),

@@ -51,14 +51,15 @@ def threads_for(clock: str):
 
 
 def interleaved_runs(functions: dict[str, Callable[[], object]], repeats: int,
-                     clock: str = "cpu") -> dict[str, list[float]]:
-    """Seconds of each function in each of ``repeats`` interleaved rounds (after one
-    untimed warm-up round: compilation, first-touch page faults), under ``clock`` (see the
-    module docstring)."""
+                     clock: str = "cpu", warm_up: bool = True) -> dict[str, list[float]]:
+    """Seconds of each function in each of ``repeats`` interleaved rounds, under ``clock``
+    (see the module docstring). With ``warm_up``, one untimed round runs first
+    (compilation, first-touch page faults); a benchmark whose calls take seconds and that
+    has just run every function once (e.g. to check its result) passes False."""
     read = CLOCKS[clock]
     seconds = {name: [] for name in functions}
     with threads_for(clock):
-        for function in functions.values():
+        for function in functions.values() if warm_up else ():
             function()
         for _ in range(repeats):
             for name, function in functions.items():
@@ -79,17 +80,19 @@ def medians(runs: dict[str, list[float]]) -> dict[str, float]:
     return {name: float(np.median(values)) for name, values in runs.items()}
 
 
-def clocks(loaded: bool) -> tuple[str, ...]:
+def clocks(loaded: bool, cpu: bool = True) -> tuple[str, ...]:
     """The clocks a benchmark reports: "cpu" and "wall", and with ``loaded`` also
-    "wall_loaded" (the wall clock beside one busy process)."""
-    return ("cpu", "wall", "wall_loaded") if loaded else ("cpu", "wall")
+    "wall_loaded" (the wall clock beside one busy process). ``cpu=False`` leaves out "cpu",
+    for work done in other processes (worker pools), which this process's CPU time misses."""
+    return ("cpu",) * cpu + ("wall",) + ("wall_loaded",) * loaded
 
 
-def measured(functions: dict[str, Callable[[], object]], repeats: int, clock: str) -> dict:
+def measured(functions: dict[str, Callable[[], object]], repeats: int, clock: str,
+             warm_up: bool = True) -> dict:
     """:func:`interleaved_runs` under ``clock`` (one of :func:`clocks`): each function's
     median seconds, their :func:`spread`, and the load average at the end."""
     with busy_process(clock == "wall_loaded"):
-        runs = interleaved_runs(functions, repeats, clock.removesuffix("_loaded"))
+        runs = interleaved_runs(functions, repeats, clock.removesuffix("_loaded"), warm_up)
         load = load_average()
     return {"seconds": medians(runs), "spread": {name: spread(values)
                                                  for name, values in runs.items()},

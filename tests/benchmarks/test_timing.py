@@ -1,0 +1,38 @@
+"""The shared timing helpers of benchmarks/ (benchmarks/timing.py): which clocks a benchmark
+reports and how many times each candidate runs. Calls are counted, never timed."""
+
+from __future__ import annotations
+
+import pytest
+
+from benchmarks.timing import clocks, interleaved_runs, measured
+
+
+def test_clocks_add_the_loaded_wall_clock_and_can_leave_out_cpu():
+    assert clocks(False) == ("cpu", "wall")
+    assert clocks(True) == ("cpu", "wall", "wall_loaded")
+    assert clocks(False, cpu=False) == ("wall",)
+    assert clocks(True, cpu=False) == ("wall", "wall_loaded")
+
+
+def _logging(calls: list[str], names: tuple[str, ...]) -> dict:
+    return {name: (lambda name=name: calls.append(name)) for name in names}
+
+
+@pytest.mark.parametrize("warm_up", [True, False])
+def test_interleaved_runs_time_every_round_after_an_optional_warm_up(warm_up):
+    calls = []
+    seconds = interleaved_runs(_logging(calls, ("a", "b")), 3, "wall", warm_up=warm_up)
+    assert calls == ["a", "b"] * (3 + warm_up)  # interleaved, the warm-up round untimed
+    assert {name: len(values) for name, values in seconds.items()} == {"a": 3, "b": 3}
+
+
+def test_measured_passes_warm_up_on_and_summarises_the_timed_rounds():
+    calls = []
+    timed = measured(_logging(calls, ("a", "b")), 4, "cpu", warm_up=False)
+    assert calls == ["a", "b"] * 4
+    for name in ("a", "b"):
+        spread = timed["spread"][name]
+        assert spread["min_ms"] <= spread["q1_ms"] <= spread["median_ms"] <= spread["q3_ms"]
+        assert timed["seconds"][name] == pytest.approx(spread["median_ms"] / 1e3)
+    assert len(timed["load"]) == 3
