@@ -46,7 +46,6 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-
 from numbers import Integral, Real
 
 import numpy as np
@@ -55,6 +54,7 @@ from sklearn.utils import check_random_state
 from sklearn.utils._param_validation import Interval, StrOptions
 
 from milab_widgets.core.parallel import within_free_cores
+from milab_widgets.core.symmetry import is_symmetric
 from milab_widgets.exceptions import InputError
 from milab_widgets.mil.kernels import (
     COVARIANCE_TYPES,
@@ -401,6 +401,6 @@ def _checked_array(A, v: int, square: bool) -> np.ndarray:
             f"{what} {v} must be finite and >= 0 entrywise (the multiplicative updates need "
             "non-negative kernels; the mixture and minimax kernels are)."
         )
-    if square and not np.allclose(A, A.T, rtol=1e-10, atol=1e-12 * np.abs(A).max()):
+    if square and not is_symmetric(A, 1e-10, 1e-12 * np.abs(A).max()):
         raise InputError(f"kernel matrix {v} is not symmetric; pass K = phi^T phi.")
     return A

@@ -21,8 +21,8 @@ from sklearn.base import BaseEstimator, TransformerMixin, _fit_context
 from sklearn.utils._param_validation import validate_params
 from sklearn.utils.validation import _check_feature_names_in, check_array, check_is_fitted
 
-from milab_widgets.core.parallel import within_free_cores
 from milab_widgets.core.information import label_joint_entropies
+from milab_widgets.core.parallel import within_free_cores
 from milab_widgets.data.arrays import check_features
 from milab_widgets.data.multilabel import as_label_matrix
 from milab_widgets.exceptions import InputError

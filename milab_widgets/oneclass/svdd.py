@@ -51,9 +51,9 @@ the radius the computed duals support, not a guaranteed cover of the exact spher
 
 from __future__ import annotations
 
+import warnings
 from dataclasses import dataclass
 from numbers import Integral
-import warnings
 
 import numpy as np
 from sklearn.base import BaseEstimator, _fit_context
