@@ -60,11 +60,17 @@ BAMIC_SEEDS = range(5)
 
 
 def loop_minimax_gram(bags, kernel):
-    """Peer: per-bag min/max in a Python loop, then the same polynomial kernel."""
+    """Peer: per-bag min/max in a Python loop, then the same polynomial kernel, normalised
+    as ``kernel.gram`` normalises it (K(s, t) / sqrt(K(s, s) K(t, t)), the default), so
+    both compute the same matrix."""
     scaled = np.clip(kernel.scaler_.transform(bags.instances), 0, 1)
     maps = np.array([np.concatenate([scaled[a:b].min(0), scaled[a:b].max(0)])
                      for a, b in zip(bags.offsets[:-1], bags.offsets[1:])])
-    return polynomial_kernel(maps, degree=kernel.degree, gamma=kernel.gamma_, coef0=1.0)
+    gram = polynomial_kernel(maps, degree=kernel.degree, gamma=kernel.gamma_, coef0=1.0)
+    if not kernel.normalize:
+        return gram
+    scale = np.sqrt(np.diag(gram))
+    return gram / np.outer(scale, scale)
 
 
 def loop_mixture_maps(bags, kernel):
@@ -103,6 +109,8 @@ def kernel_rows(data, m, repeats: int, clock: str) -> list[dict]:
     for name, view in [("view 1", data.first), ("view 2", data.second["synthetic"])]:
         mixture = MixtureModelKernel(random_state=0).fit(view)
         minimax = MinimaxKernel().fit(view)
+        np.testing.assert_allclose(loop_minimax_gram(view, minimax), minimax.gram(view),
+                                   rtol=1e-10)
         timed = measured({
             "mixture_em_fit": partial(MixtureModelKernel(random_state=0).fit, view),
             "mixture_maps": partial(mixture.transform, view),
