@@ -38,9 +38,9 @@ from pathlib import Path
 import kmedoids
 import numpy as np
 from sklearn.metrics.pairwise import polynomial_kernel
-from threadpoolctl import threadpool_limits
 from timing import clocks, measured, spread_text  # this script's folder is on sys.path as a script
 
+from milab_widgets.core.parallel import single_threaded_blas
 from milab_widgets.data.synthetic_bags import synthetic_two_view_bags
 from milab_widgets.evaluation.clustering_scores import clustering_accuracy
 from milab_widgets.experiments.twoview import partial_labels
@@ -228,7 +228,7 @@ def main() -> None:
     results = {"repeats": args.repeats, "quality": [],
                **{clock: {"kernels": [], "fit": [], "bamic": []}
                   for clock in clocks(args.loaded)}}
-    with threadpool_limits(limits=1, user_api="blas"):
+    with single_threaded_blas():  # the library's own limit: within_free_cores cannot lift it
         for m in args.sizes:
             data = synthetic_two_view_bags(N_CLUSTERS, m // N_CLUSTERS, seed=0)
             bags = len(data.labels)

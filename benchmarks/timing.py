@@ -27,6 +27,8 @@ import numba
 import numpy as np
 from threadpoolctl import threadpool_limits
 
+from milab_widgets.core.parallel import single_threaded_blas
+
 CLOCKS = {"cpu": time.process_time, "wall": time.perf_counter}
 
 
@@ -37,14 +39,20 @@ def load_average() -> list[float]:
 
 @contextmanager
 def threads_for(clock: str):
-    """One BLAS and one numba thread for the "cpu" clock; untouched for "wall"."""
+    """One BLAS and one numba thread for the "cpu" clock; untouched for "wall".
+
+    The one-thread BLAS limit is also entered as the library's own
+    (``core.parallel.single_threaded_blas``): the estimators hold BLAS to the free cores
+    inside fit and transform (``within_free_cores``), which would otherwise lift a limit
+    made by threadpoolctl alone back to two threads on an idle 2-core machine, and the
+    process's CPU time would count both threads."""
     if clock == "wall":
         yield
         return
     previous = numba.get_num_threads()
     numba.set_num_threads(1)
     try:
-        with threadpool_limits(1):
+        with threadpool_limits(1), single_threaded_blas():
             yield
     finally:
         numba.set_num_threads(previous)

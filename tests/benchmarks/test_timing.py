@@ -4,8 +4,10 @@ reports and how many times each candidate runs. Calls are counted, never timed."
 from __future__ import annotations
 
 import pytest
+from threadpoolctl import threadpool_info, threadpool_limits
 
-from benchmarks.timing import clocks, interleaved_runs, measured
+from benchmarks.timing import clocks, interleaved_runs, measured, threads_for
+from milab_widgets.core import parallel
 
 
 def test_clocks_add_the_loaded_wall_clock_and_can_leave_out_cpu():
@@ -36,3 +38,22 @@ def test_measured_passes_warm_up_on_and_summarises_the_timed_rounds():
         assert spread["min_ms"] <= spread["q1_ms"] <= spread["median_ms"] <= spread["q3_ms"]
         assert timed["seconds"][name] == pytest.approx(spread["median_ms"] / 1e3)
     assert len(timed["load"]) == 3
+
+
+def _blas_threads() -> set[int]:
+    return {info["num_threads"] for info in threadpool_info() if info["user_api"] == "blas"}
+
+
+def test_the_cpu_clock_keeps_blas_on_one_thread_inside_the_estimators_own_limit(monkeypatch):
+    """The estimators hold BLAS to the free cores inside fit (within_free_cores); under the
+    cpu clock that must not lift the clock's one thread, even with two cores free."""
+    monkeypatch.setattr(parallel, "free_cores", lambda: 2)
+    seen = []
+    fit = parallel.within_free_cores(lambda: seen.append(_blas_threads()))
+    with threadpool_limits(2, user_api="blas"):
+        with threads_for("cpu"):
+            fit()
+            assert _blas_threads() == {1}
+        with threads_for("wall"):
+            fit()
+    assert seen == [{1}, {2}]
