@@ -2,9 +2,13 @@
 build time, so a page always shows the numbers the last run wrote.
 
 * ``report-table``: one CSV as a table; numbers are shown with ``:digits:`` significant
-  digits (default 4), ``:columns:`` picks and orders columns, ``:where: column = value``
-  keeps the rows with that value and ``:pivot: index, columns, values`` spreads a long
-  table into one row per ``index`` (:func:`select_rows`, :func:`pivot_wide`).
+  digits (default 4), ``:columns:`` picks and orders columns (``name as heading`` also
+  renames one), ``:where: column = value`` keeps the rows with that value and ``:pivot:
+  index, columns, values`` spreads a long table into one row per ``index``
+  (:func:`select_rows`, :func:`pivot_wide`, :func:`pick_columns`). A JSON file (the
+  benchmarks' ``benchmarks/results/*.json``) is read the same way from the list of records
+  that ``:records:`` names by its dotted path, nested fields flattened to dotted column
+  names (:func:`json_records`).
 * ``claims-summary``: one row per paper with its claims' verdict counts, from
   ``reports/<paper>/claims.csv``: the paper's own claims first (reproduced k of n, the
   verdicts, exact checks and untested claims apart), then the project's checks
@@ -21,6 +25,7 @@ build time, so a page always shows the numbers the last run wrote.
 
 from __future__ import annotations
 
+import json
 import math
 import re
 from pathlib import Path
@@ -50,12 +55,17 @@ NO_SPREAD = re.compile(r"(?<=±) 0(?:\.0+)?$")
 
 
 def format_cell(value, digits: int = 4) -> str:
-    """A table cell: floats to ``digits`` significant digits, blanks for missing values, and
-    "± —" for a "mean ± spread" cell whose spread is zero (one partition: no spread exists)."""
+    """A table cell: floats to ``digits`` significant digits (whole numbers once they have
+    more digits than that: 1172, not 1.17e+03), blanks for missing values, a list (an
+    interval) as "[a, b]" with each entry so formatted, and "± —" for a "mean ± spread"
+    cell whose spread is zero (one partition: no spread exists)."""
     if isinstance(value, float):
         if math.isnan(value):
             return ""
-        return f"{value:.{digits}g}"
+        shown = f"{value:.{digits}g}"
+        return f"{value:.0f}" if "e+" in shown else shown
+    if isinstance(value, list):
+        return "[" + ", ".join(format_cell(entry, digits) for entry in value) + "]"
     return NO_SPREAD.sub(" —", str(value)).replace("|", "\\|")
 
 
@@ -111,6 +121,32 @@ def paper_claims_markdown(claims_csv: Path) -> str:
     return claims_markdown(claims)
 
 
+def json_records(path: Path, records: str) -> pd.DataFrame:
+    """The list of records at the dotted path ``records`` of the JSON file ``path`` (e.g.
+    "rows", or "wall.fit" for ``{"wall": {"fit": [...]}}``), one row per record, nested
+    fields flattened to dotted names ("timings.default.median_ms")."""
+    found = json.loads(Path(path).read_text(encoding="utf-8"))
+    for key in records.split("."):
+        if not isinstance(found, dict) or key not in found:
+            raise ValueError(f"report-table :records: {records!r} names no field of the file")
+        found = found[key]
+    if not isinstance(found, list) or not all(isinstance(entry, dict) for entry in found):
+        raise ValueError(f"report-table :records: {records!r} is not a list of records")
+    return pd.json_normalize(found)
+
+
+def pick_columns(frame: pd.DataFrame, spec: str) -> pd.DataFrame:
+    """The columns that ``spec`` names, comma-separated and in its order, each either a
+    column of ``frame`` or "column as heading" (the column shown under that heading)."""
+    headings = {}
+    for item in spec.split(","):
+        column, _, heading = (part.strip() for part in item.partition(" as "))
+        if column not in frame.columns:
+            raise ValueError(f"report-table :columns: {column!r} is not a column of the table")
+        headings[column] = heading or column
+    return frame[list(headings)].rename(columns=headings)
+
+
 def select_rows(frame: pd.DataFrame, condition: str) -> pd.DataFrame:
     """The rows of ``frame`` where ``condition`` ("column = value") holds, each cell compared
     as pandas writes it as text (in a float column, 7 is "7.0")."""
@@ -148,22 +184,29 @@ class _TableDirective(Directive):
 class ReportTable(_TableDirective):
     required_arguments = 1
     option_spec = {"columns": directives.unchanged, "digits": directives.nonnegative_int,
-                   "where": directives.unchanged, "pivot": directives.unchanged}
+                   "where": directives.unchanged, "pivot": directives.unchanged,
+                   "records": directives.unchanged}
 
     def run(self):
         env = self.state.document.settings.env
         relative, path = env.relfn2path(self.arguments[0], env.docname)
         env.note_dependency(relative)
-        frame = pd.read_csv(path)
         try:
+            if path.endswith(".json"):
+                if "records" not in self.options:
+                    raise ValueError("a JSON file needs :records: (the dotted path of its "
+                                     "list of records)")
+                frame = json_records(path, self.options["records"])
+            else:
+                frame = pd.read_csv(path)
             if "where" in self.options:
                 frame = select_rows(frame, self.options["where"])
             if "pivot" in self.options:
                 frame = pivot_wide(frame, self.options["pivot"])
+            if "columns" in self.options:
+                frame = pick_columns(frame, self.options["columns"])
         except ValueError as error:
             raise self.error(f"{relative}: {error}") from error
-        if "columns" in self.options:
-            frame = frame[[c.strip() for c in self.options["columns"].split(",")]]
         return self.render(frame, self.options.get("digits", 4))
 
 

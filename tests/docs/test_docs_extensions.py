@@ -109,6 +109,9 @@ def test_claims_summary_leads_with_the_papers_claims_and_counts_the_projects_apa
 def test_report_table_cells():
     assert report_tables.format_cell(0.8800000000000001) == "0.88"
     assert report_tables.format_cell(float("nan")) == ""
+    assert report_tables.format_cell(1172.4, digits=3) == "1172"  # not 1.17e+03
+    assert report_tables.format_cell(999.6, digits=3) == "1000"
+    assert report_tables.format_cell(2.46e-12, digits=3) == "2.46e-12"
     assert report_tables.format_cell("a|b") == r"a\|b"
     # One partition has no spread: a dash, not a zero that reads as a measured spread.
     assert report_tables.format_cell("0.6235 ± 0.0000") == "0.6235 ± —"
@@ -157,3 +160,23 @@ def test_report_table_pivot_keeps_the_files_order_and_blanks_missing_pairs():
         report_tables.pivot_wide(long, "dataset, value")
     with pytest.raises(ValueError):  # two values for one (dataset, value) pair
         report_tables.pivot_wide(pd.concat([long, long]), "dataset, value, test")
+
+
+def test_report_table_reads_a_json_files_records_with_nested_fields_flattened(tmp_path):
+    path = tmp_path / "bench.json"
+    path.write_text('{"rounds": 15, "wall": {"rows": ['
+                    '{"kernel": "a", "loaded": false, "t": {"median_ms": 8.5}, "ci": [0.951, 1.0]},'
+                    '{"kernel": "b", "loaded": true, "t": {"median_ms": 12.25}, "ci": [1.0, 2.5]}'
+                    ']}}')
+    frame = report_tables.json_records(path, "wall.rows")
+    assert set(frame.columns) == {"kernel", "loaded", "t.median_ms", "ci"}
+    assert report_tables.select_rows(frame, "loaded = True").kernel.tolist() == ["b"]
+    shown = report_tables.pick_columns(frame, "kernel as what, t.median_ms as median ms, ci")
+    assert report_tables.markdown_table(shown, digits=2) == [
+        "| what | median ms | ci |", "|---|---|---|",
+        "| a | 8.5 | [0.95, 1] |", "| b | 12 | [1, 2.5] |"]
+    for bad in ("wall.columns", "rounds", "wall.rows.kernel", "cpu"):
+        with pytest.raises(ValueError, match=":records:"):
+            report_tables.json_records(path, bad)
+    with pytest.raises(ValueError, match="not a column"):
+        report_tables.pick_columns(frame, "kernel, median")
