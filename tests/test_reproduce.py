@@ -355,6 +355,8 @@ def test_kernel_log_lines_go_to_the_papers_folder_not_the_terminal(tmp_path, mon
         "language_info": {"name": "python"}})
     notebook.cells = [nbformat.v4.new_code_cell("quick, seed, output_dir = True, 0, '.'",
                                                 metadata={"tags": ["parameters"]}),
+                      nbformat.v4.new_code_cell("import os\n"
+                                                "os.write(2, b'a line on the kernel stderr\\n')"),
                       nbformat.v4.new_code_cell("print('cell output')")]
     nbformat.write(notebook, notebooks / PAPERS["intH"])
     monkeypatch.setenv("MILAB_NOTEBOOKS", str(notebooks))
@@ -362,8 +364,9 @@ def test_kernel_log_lines_go_to_the_papers_folder_not_the_terminal(tmp_path, mon
     assert run["status"] == "ok", run["error"]
     err = capfd.readouterr().err
     assert "[IPKernelApp]" not in err and "KeyboardInterrupt" not in err, err
+    assert "a line on the kernel stderr" not in err
     log = (tmp_path / "out" / "intH" / KERNEL_LOG).read_text()
-    assert "Kernel is running over TCP without encryption" in log  # what used to reach the terminal
+    assert "a line on the kernel stderr" in log  # the kernel's own stderr (fd 2)
     executed = json.loads((tmp_path / "out" / "intH" / PAPERS["intH"]).read_text())
     assert cell_stdout(executed["cells"][-1]) == "cell output\n"
 

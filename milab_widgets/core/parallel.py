@@ -66,12 +66,17 @@ def _blas_controller() -> ThreadpoolController:
 
 _blas_requests: list[int] = []  # the thread counts asked for by the limits in force
 _blas_original = []  # the limiter that restores BLAS as it was before the first of them
+_blas_ceiling = [0]  # BLAS's thread count when the first of them was entered
 _blas_lock = threading.Lock()
 
 
 @contextmanager
 def blas_limited_to(threads: int):
-    """Context manager: BLAS on at most ``threads`` threads for the duration.
+    """Context manager: BLAS on at most ``threads`` threads for the duration, and never on
+    more than it was on before (a caller's own ``threadpool_limits(1)``, or
+    ``OPENBLAS_NUM_THREADS``, stays in force inside: a limit that set BLAS to the free
+    cores whatever was there put it back on two threads inside a caller's one-thread
+    timing).
 
     The limit is the process's, so limits entered from several threads at once are shared:
     BLAS runs on the smallest count asked for, and the last to leave restores what was
@@ -79,8 +84,10 @@ def blas_limited_to(threads: int):
     thread for good when two overlap: the second to enter finds the first one's 1.)
     """
     with _blas_lock:
-        limiter = _blas_controller().limit(limits=min(_blas_requests + [threads]),
-                                           user_api="blas")
+        if not _blas_requests:
+            _blas_ceiling[0] = _blas_threads_in_force()
+        limiter = _blas_controller().limit(
+            limits=min(_blas_requests + [threads] + _blas_ceiling), user_api="blas")
         if not _blas_requests:
             _blas_original.append(limiter)
         _blas_requests.append(threads)
@@ -90,9 +97,17 @@ def blas_limited_to(threads: int):
         with _blas_lock:
             _blas_requests.remove(threads)
             if _blas_requests:
-                _blas_controller().limit(limits=min(_blas_requests), user_api="blas")
+                _blas_controller().limit(limits=min(_blas_requests + _blas_ceiling),
+                                         user_api="blas")
             else:
                 _blas_original.pop().restore_original_limits()
+
+
+def _blas_threads_in_force() -> int:
+    """The fewest threads any loaded BLAS library is set to now (about 5 microseconds)."""
+    counts = [info["num_threads"]
+              for info in _blas_controller().select(user_api="blas").info()]
+    return min(counts, default=1)
 
 
 def single_threaded_blas():

@@ -411,3 +411,19 @@ def test_the_dense_linear_algebra_of_every_estimator_runs_on_the_free_cores(monk
             call()
             assert seen["limits"] and set(seen["limits"]) == {1}, call
         assert _blas_threads() == {2}
+
+
+def test_a_limit_never_raises_the_blas_threads_a_caller_set(monkeypatch):
+    """A caller's own one-thread limit (threadpoolctl, or OPENBLAS_NUM_THREADS) stays in
+    force inside the library's limits, even with every core free."""
+    from threadpoolctl import threadpool_limits
+
+    seen = []
+    monkeypatch.setattr(parallel, "free_cores", lambda: 2)
+    limited = parallel.within_free_cores(lambda: seen.append(_blas_threads()))
+    with threadpool_limits(1, user_api="blas"):
+        limited()
+        with parallel.blas_limited_to(2):
+            seen.append(_blas_threads())
+        assert _blas_threads() == {1}
+    assert seen == [{1}, {1}]
