@@ -199,19 +199,46 @@ def blas_within_free_cores():
     return blas_limited_to(free_cores())
 
 
+#: Rows below which an estimator's dense linear algebra stays on one BLAS thread even with
+#: cores free: OpenBLAS's threaded LAPACK loses below it. Measured on this 2-core machine,
+#: idle, in a fresh process (kernel MDDM fit + transform, 462 features, medians of 9
+#: alternating rounds, two threads over one): eig 1.45 at 300 rows, 1.82 at 500, 1.37 at
+#: 800, 0.97 at 1,200, 0.70 at 2,000; the direct solver 1.01, 1.37, 0.84, 1.13, 1.04.
+MIN_ROWS_FOR_BLAS_THREADS = 1500
+
+
 def within_free_cores(method):
-    """Decorator: the call runs inside :func:`blas_within_free_cores`. For the estimators'
-    methods whose work is dense linear algebra outside the tiles (eigen-solvers, Cholesky,
-    kernel matrices): OpenBLAS's threads spin while they wait for one another, so on a
-    loaded machine a two-thread call waits for whichever thread the scheduler left out
-    (scipy's 200 x 200 Cholesky at load 8 on two cores: 11 ms on two threads against 0.4
-    ms on one; kernel MDDM's eight solvers on 200 rows, 2.7 s against 0.4 s)."""
+    """Decorator for the estimators' methods whose work is dense linear algebra outside the
+    tiles (eigen-solvers, Cholesky, kernel matrices): the call runs with BLAS on
+    :func:`free_cores` threads when its input has at least
+    :data:`MIN_ROWS_FOR_BLAS_THREADS` rows (:func:`input_rows` of the first argument), and
+    on one thread below that. OpenBLAS's threads spin while they wait for one another, so
+    on a loaded machine a two-thread call waits for whichever thread the scheduler left
+    out (scipy's 200 x 200 Cholesky at load 8 on two cores: 11 ms on two threads against
+    0.4 ms on one; kernel MDDM's eight solvers on 200 rows, 2.7 s against 0.4 s), and on
+    an idle one small problems lose too (see the constant)."""
     @functools.wraps(method)
-    def limited(*args, **kwargs):
-        with blas_within_free_cores():
-            return method(*args, **kwargs)
+    def limited(self, *args, **kwargs):
+        large = bool(args) and input_rows(args[0]) >= MIN_ROWS_FOR_BLAS_THREADS
+        with blas_limited_to(free_cores() if large else 1):
+            return method(self, *args, **kwargs)
 
     return limited
+
+
+def input_rows(value) -> int:
+    """The rows of an estimator's input: an array's (dense or sparse) or a bag collection's
+    first dimension (bags), the largest of a list of them (the two-view model's views), 0
+    when it has none."""
+    shape = getattr(value, "shape", None)
+    if shape:
+        return int(shape[0])
+    if isinstance(value, (list, tuple)):
+        return max((input_rows(item) for item in value), default=0)
+    try:
+        return len(value)
+    except TypeError:
+        return 0
 
 
 def worker_limit(n_tiles: int) -> int:

@@ -3,6 +3,7 @@ reports and how many times each candidate runs. Calls are counted, never timed."
 
 from __future__ import annotations
 
+import numpy as np
 import pytest
 from threadpoolctl import threadpool_info, threadpool_limits
 
@@ -49,11 +50,12 @@ def test_the_cpu_clock_keeps_blas_on_one_thread_inside_the_estimators_own_limit(
     cpu clock that must not lift the clock's one thread, even with two cores free."""
     monkeypatch.setattr(parallel, "free_cores", lambda: 2)
     seen = []
-    fit = parallel.within_free_cores(lambda: seen.append(_blas_threads()))
+    fit = parallel.within_free_cores(lambda self, X: seen.append(_blas_threads()))
+    large = np.empty((parallel.MIN_ROWS_FOR_BLAS_THREADS, 1))
     with threadpool_limits(2, user_api="blas"):
         with threads_for("cpu"):
-            fit()
+            fit(None, large)
             assert _blas_threads() == {1}
         with threads_for("wall"):
-            fit()
+            fit(None, large)
     assert seen == [{1}, {2}]

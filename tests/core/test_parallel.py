@@ -364,15 +364,28 @@ def test_information_kernels(helpers_brought_in):
         lambda: (pairwise_mutual_information(codes, states, members),), helpers_brought_in)
 
 
-def test_within_free_cores_holds_blas_to_the_free_cores_and_restores_it(monkeypatch):
+LARGE = np.empty((parallel.MIN_ROWS_FOR_BLAS_THREADS, 1))
+SMALL = np.empty((parallel.MIN_ROWS_FOR_BLAS_THREADS - 1, 1))
+
+
+@pytest.mark.parametrize("free, rows, expected", [(1, LARGE, 1), (2, LARGE, 2), (2, SMALL, 1)])
+def test_within_free_cores_takes_the_free_cores_for_large_inputs_only(monkeypatch, free, rows,
+                                                                       expected):
     from threadpoolctl import threadpool_limits
 
     seen = []
-    limited = parallel.within_free_cores(lambda value: seen.append(_blas_threads()) or value)
-    monkeypatch.setattr(parallel, "free_cores", lambda: 1)
+    limited = parallel.within_free_cores(lambda self, X: seen.append(_blas_threads()) or X)
+    monkeypatch.setattr(parallel, "free_cores", lambda: free)
     with threadpool_limits(2, user_api="blas"):
-        assert limited(7) == 7
-        assert seen == [{1}] and _blas_threads() == {2}
+        assert limited(None, rows) is rows
+        assert seen == [{expected}] and _blas_threads() == {2}
+
+
+@pytest.mark.parametrize("value, rows", [
+    (np.empty((5, 3)), 5), (scipy.sparse.csr_matrix((7, 2)), 7), ([np.empty((4, 1)),
+     np.empty((9, 1))], 9), (range(6), 6), (3.0, 0)])
+def test_input_rows(value, rows):
+    assert parallel.input_rows(value) == rows
 
 
 def test_the_dense_linear_algebra_of_every_estimator_runs_on_the_free_cores(monkeypatch):
@@ -420,9 +433,9 @@ def test_a_limit_never_raises_the_blas_threads_a_caller_set(monkeypatch):
 
     seen = []
     monkeypatch.setattr(parallel, "free_cores", lambda: 2)
-    limited = parallel.within_free_cores(lambda: seen.append(_blas_threads()))
+    limited = parallel.within_free_cores(lambda self, X: seen.append(_blas_threads()))
     with threadpool_limits(1, user_api="blas"):
-        limited()
+        limited(None, LARGE)
         with parallel.blas_limited_to(2):
             seen.append(_blas_threads())
         assert _blas_threads() == {1}
