@@ -78,14 +78,17 @@ def time_settings(function: Callable[[], object], rounds: int,
     """Interleaved wall times of ``function`` under each setting (plus ``extra`` callables
     at default threads): their summaries, and the checks (the paired ratio, whether the
     results were identical across the settings). A setting is entered before its clock
-    starts (switching costs a few milliseconds), and the order rotates from round to round."""
-    runs = [(name, name, function) for name in SETTINGS]
-    runs += [(name, "default", other) for name, other in (extra or {}).items()]
-    results, seconds = {}, {name: [] for name, _, _ in runs}
+    starts (switching costs a few milliseconds). The two settings swap places every round
+    and the extras run after them, so each setting follows each of the others equally
+    often: a peer leaves its OpenMP threads spinning for a moment, which the next run pays
+    for, and rotating all three (setting, setting, peer) put the default after the peer in
+    two rounds of three."""
+    compared = [(name, name, function) for name in SETTINGS]
+    extras = [(name, "default", other) for name, other in (extra or {}).items()]
+    results, seconds = {}, {name: [] for name, _, _ in compared + extras}
     for round_ in range(rounds + 1):  # round 0: the untimed warm-up
-        # each round starts one setting later: none always follows the same one (the peer
-        # leaves its OpenMP threads spinning for a moment, which the next run pays for)
-        for name, threads, run in runs[round_ % len(runs):] + runs[:round_ % len(runs)]:
+        swap = round_ % 2
+        for name, threads, run in compared[swap:] + compared[:swap] + extras:
             with setting(threads):
                 started = time.perf_counter()
                 results[name] = run()

@@ -16,7 +16,9 @@ what a user meets on a shared machine).
 
 from __future__ import annotations
 
+import ctypes
 import os
+import signal
 import subprocess
 import sys
 import time
@@ -29,6 +31,8 @@ from threadpoolctl import threadpool_limits
 
 from milab_widgets.core.parallel import single_threaded_blas
 
+#: prctl(2) option: the signal a process gets when its parent ends (linux/prctl.h).
+PR_SET_PDEATHSIG = 1
 CLOCKS = {"cpu": time.process_time, "wall": time.perf_counter}
 
 
@@ -126,13 +130,24 @@ def busy_process(loaded: bool = True):
     if not loaded:
         yield
         return
-    spinner = subprocess.Popen([sys.executable, "-c", "while True: pass"])
+    spinner = subprocess.Popen([sys.executable, "-c", "while True: pass"],
+                               preexec_fn=_die_with_parent)
     time.sleep(0.5)
     try:
         yield
     finally:
         spinner.kill()
         spinner.wait()
+
+
+def _die_with_parent() -> None:
+    """In the spinner, before it starts (Linux): the kernel kills it when the benchmark
+    ends, however it ends. A benchmark stopped by SIGTERM runs no ``finally``, and its
+    spinner went on loading the machine for every later measurement."""
+    try:
+        ctypes.CDLL(None, use_errno=True).prctl(PR_SET_PDEATHSIG, signal.SIGKILL)
+    except (OSError, AttributeError):  # not Linux: busy_process's finally is all there is
+        pass
 
 
 def best_time(function, repeats: int) -> float:

@@ -192,13 +192,6 @@ def _read(path: str) -> bytes:
         os.close(descriptor)
 
 
-def blas_within_free_cores():
-    """Context manager: BLAS on at most :func:`free_cores` threads for the duration (for
-    library calls that use BLAS outside the tiles: beside a busy process on a 2-core machine
-    a two-thread product waits for the thread that shares its core)."""
-    return blas_limited_to(free_cores())
-
-
 #: Rows below which an estimator's dense linear algebra stays on one BLAS thread even with
 #: cores free: OpenBLAS's threaded LAPACK loses below it. Measured on this 2-core machine,
 #: idle, in a fresh process (kernel MDDM fit + transform, 462 features, medians of 9
@@ -219,11 +212,18 @@ def within_free_cores(method):
     an idle one small problems lose too (see the constant)."""
     @functools.wraps(method)
     def limited(self, *args, **kwargs):
-        large = bool(args) and input_rows(args[0]) >= MIN_ROWS_FOR_BLAS_THREADS
-        with blas_limited_to(free_cores() if large else 1):
+        with blas_for_rows(input_rows(args[0]) if args else 0):
             return method(self, *args, **kwargs)
 
     return limited
+
+
+def blas_for_rows(rows: int):
+    """Context manager: BLAS on :func:`free_cores` threads for a problem of at least
+    :data:`MIN_ROWS_FOR_BLAS_THREADS` rows, on one thread for a smaller one (the rule of
+    :func:`within_free_cores`, for library code that uses BLAS outside an estimator's
+    method, e.g. the SVDD decision function's kernel product)."""
+    return blas_limited_to(free_cores() if rows >= MIN_ROWS_FOR_BLAS_THREADS else 1)
 
 
 def input_rows(value) -> int:

@@ -61,7 +61,7 @@ from sklearn.exceptions import ConvergenceWarning
 from sklearn.metrics.pairwise import rbf_kernel
 from sklearn.utils._param_validation import Interval
 
-from milab_widgets.core.parallel import blas_within_free_cores, within_free_cores
+from milab_widgets.core.parallel import blas_for_rows, within_free_cores
 from milab_widgets.core.svdd import smo_svdd
 from milab_widgets.data.arrays import check_features
 from milab_widgets.oneclass.outlier_rule import ScoreOffsetOutlierMixin
@@ -118,8 +118,10 @@ def squared_distances_to_centres(X, support_vectors, gamma: float, duals, center
     """||phi(x) - a||^2 = K(x, x) - 2 sum_i a_i K(x_i, x) + ||a||^2 with the RBF kernel
     (K(x, x) = 1), clipped at 0 against rounding, for one centre (``duals`` of shape
     (n_sv,)) or several (``duals`` (n_sv, M), ``center_sq_norms`` (M,)). The kernel
-    product uses BLAS on the free cores only (:mod:`milab_widgets.core.parallel`)."""
-    with blas_within_free_cores():
+    product uses BLAS on the free cores, and on one thread for fewer than
+    :data:`~milab_widgets.core.parallel.MIN_ROWS_FOR_BLAS_THREADS` rows of ``X``
+    (:func:`milab_widgets.core.parallel.blas_for_rows`)."""
+    with blas_for_rows(len(X)):
         cross = rbf_kernel(X, support_vectors, gamma=gamma) @ duals
     return np.maximum(1.0 - 2.0 * cross + center_sq_norms, 0.0)
 

@@ -3,7 +3,14 @@ reports and how many times each candidate runs. Calls are counted, never timed."
 
 from __future__ import annotations
 
+import contextlib
+import subprocess
+import sys
+import time
+from pathlib import Path
+
 import numpy as np
+import psutil
 import pytest
 from threadpoolctl import threadpool_info, threadpool_limits
 
@@ -59,3 +66,28 @@ def test_the_cpu_clock_keeps_blas_on_one_thread_inside_the_estimators_own_limit(
         with threads_for("wall"):
             fit(None, large)
     assert seen == [{1}, {2}]
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="prctl is Linux's")
+def test_the_busy_process_dies_with_a_benchmark_stopped_by_sigterm(tmp_path):
+    """SIGTERM runs no finally: the spinner must still end with its benchmark (one left
+    spinning loaded every later measurement on the machine)."""
+    pid_file = tmp_path / "spinner.pid"
+    script = ("import sys, time; sys.path.insert(0, {root!r}); from benchmarks import timing\n"
+              "with timing.busy_process():\n"
+              "    import psutil; child, = psutil.Process().children()\n"
+              "    open({pid!r}, 'w').write(str(child.pid)); time.sleep(60)\n").format(
+        root=str(Path(__file__).parents[2]), pid=str(pid_file))
+    benchmark = subprocess.Popen([sys.executable, "-c", script])
+    deadline = time.monotonic() + 30
+    while not (pid_file.exists() and pid_file.read_text()) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    spinner = psutil.Process(int(pid_file.read_text()))
+    benchmark.terminate()
+    benchmark.wait(timeout=30)
+    with contextlib.suppress(psutil.TimeoutExpired):
+        spinner.wait(timeout=10)
+    running = spinner.is_running()
+    if running:
+        spinner.kill()
+    assert not running

@@ -381,6 +381,24 @@ def test_within_free_cores_takes_the_free_cores_for_large_inputs_only(monkeypatc
         assert seen == [{expected}] and _blas_threads() == {2}
 
 
+@pytest.mark.parametrize("free, rows, expected", [(1, LARGE, 1), (2, LARGE, 2), (2, SMALL, 1)])
+def test_the_svdd_kernel_product_follows_the_same_rule(monkeypatch, free, rows, expected):
+    """The decision function's kernel product, outside fit, takes BLAS threads by the rows
+    of its input like within_free_cores (an idle 2-core machine ran SVDD's 500-point
+    decision function on two BLAS threads, 1.04x one thread)."""
+    from threadpoolctl import threadpool_limits
+
+    from milab_widgets.oneclass import svdd
+
+    seen = []
+    monkeypatch.setattr(svdd, "rbf_kernel",
+                        lambda X, Y, gamma: seen.append(_blas_threads()) or np.ones((len(X), 1)))
+    monkeypatch.setattr(parallel, "free_cores", lambda: free)
+    with threadpool_limits(2, user_api="blas"):
+        distances = svdd.squared_distances_to_centres(rows, rows[:1], 1.0, np.ones(1), 1.0)
+    assert seen == [{expected}] and np.all(distances == 0.0)
+
+
 @pytest.mark.parametrize("value, rows", [
     (np.empty((5, 3)), 5), (scipy.sparse.csr_matrix((7, 2)), 7), ([np.empty((4, 1)),
      np.empty((9, 1))], 9), (range(6), 6), (3.0, 0)])
