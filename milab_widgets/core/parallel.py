@@ -46,7 +46,7 @@ MIN_TILES_PER_WORKER = 2
 LOADAVG = "/proc/loadavg"
 TASKS = "/proc/self/task"
 #: Seconds an answer of :func:`free_cores` is reused (see there).
-FREE_CORES_REUSE_SECONDS = 0.02
+FREE_CORES_REUSE_SECONDS = 0.05
 _last_count = (-float("inf"), 1)  # (time.monotonic() when counted, free cores)
 
 
@@ -120,9 +120,14 @@ def free_cores() -> int:
 
     The count is one instantaneous sample of the scheduler's queue either way, and a kernel
     called in a loop (nearest_bags' blocks, MFSEF's partitions, cross-validation folds)
-    would otherwise pay for it every call: about 0.1 ms with cold caches, measured beside a
-    busy process, which made PMU's label entropies (4.4 ms) 3 % slower at default threads
-    than on one thread (benchmarks/bench_threads.py).
+    would otherwise pay for it every call; beside a busy process the calling thread also
+    counts again before each tile (:func:`run_tiles`). Right after a tile's work a count
+    takes 70 to 200 microseconds (each /proc read 25 to 30 with the caches cold), against
+    9 in a tight loop. Measured beside one busy process, MFSEF's pairwise mutual
+    informations (10.7 ms, 30 tiles, 200 paired rounds against one thread): 1.013 to 1.015
+    with the answer reused for 20 ms, 1.005 [0.999, 1.010] for 50 ms, 1.002 for 100 ms,
+    1.00 with no count at all. Reused for longer, a core freed during a long call joins
+    it later: 50 ms is the compromise.
     """
     global _last_count
     counted_at, free = _last_count
