@@ -123,6 +123,7 @@ html_theme_options = {
 }
 html_static_path = ["_static"]
 html_css_files = ["milab.css"]
+html_js_files = ["milab-breaks.js"]
 # The landing page is a table of contents itself: no sidebar beside it.
 html_sidebars = {"index": []}
 

@@ -232,6 +232,13 @@ def test_the_main_pages_render_offline(require_browser, served_site, tmp_path):
                     "links": page.evaluate(
                         "() => [...document.querySelectorAll('.milab-api-links a')]"
                         ".map(a => a.textContent.trim())"),
+                    # sidebar names split into pieces at their dots (milab-breaks.js);
+                    # a piece drawn on two lines was broken inside a word
+                    "broken_names": page.evaluate(
+                        "() => [...document.querySelectorAll('.bd-sidebar-primary nav a')]"
+                        ".flatMap(a => [...a.childNodes].filter(n => n.nodeType === 3)"
+                        ".filter(n => { const r = document.createRange(); r.selectNode(n);"
+                        " return r.getClientRects().length > 1; }).map(n => n.nodeValue))"),
                     "article_width": page.evaluate(
                         "() => document.querySelector('.bd-article')"
                         ".getBoundingClientRect().width"),
@@ -250,6 +257,8 @@ def test_the_main_pages_render_offline(require_browser, served_site, tmp_path):
     # widths left it 746 px; docs/_static/milab.css).
     for name in ("api", "paper", "gallery"):
         assert seen[name]["article_width"] >= 0.6 * 1400, (name, seen[name]["article_width"])
+    # Long dotted API names in the sidebar wrap after a dot, never inside a word.
+    assert not seen["api"]["broken_names"], seen["api"]["broken_names"]
     thumbnails = seen["gallery"]["thumbnails"]
     assert len(thumbnails) == 5 and all(width > 0 for width in thumbnails), thumbnails
     # The API page links its user-guide section, its paper page and its notebook.
