@@ -41,6 +41,7 @@ from collections import Counter
 from pathlib import Path
 
 from benchmarks.soak_reproduce import clopper_pearson, spin_processes
+from milab_widgets.kernel_sockets import wait_for_kernel_info
 
 
 def manager_class(route: str, folder: Path):
@@ -58,12 +59,7 @@ async def start_and_stop(manager_cls) -> str | None:
     manager = manager_cls(kernel_name="python3")
     try:
         await manager.start_kernel()
-        client = manager.client()
-        client.start_channels()
-        try:
-            await client.wait_for_ready(timeout=120)
-        finally:
-            client.stop_channels()
+        await wait_for_kernel_info(manager)
         return None
     except Exception as error:  # noqa: BLE001 -- counted and reported
         return f"{type(error).__name__}: {str(error)[:80]}"

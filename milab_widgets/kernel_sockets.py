@@ -27,7 +27,8 @@ from jupyter_client.manager import AsyncKernelManager
 from jupyter_core.paths import jupyter_runtime_dir
 from traitlets import default
 
-__all__ = ["MAX_SOCKET_FOLDER", "UnixSocketKernelManager", "socket_path_prefix"]
+__all__ = ["MAX_SOCKET_FOLDER", "UnixSocketKernelManager", "socket_path_prefix",
+           "wait_for_kernel_info"]
 
 #: Longest folder for a kernel's sockets: a Unix socket's path has room for 107 bytes, and
 #: the name added to the folder (``/milab-<12 hex>-<n>``) takes 21.
@@ -58,3 +59,15 @@ class UnixSocketKernelManager(AsyncKernelManager):
     @default("ip")
     def _ip_default(self):
         return socket_path_prefix() if self.transport == "ipc" else super()._ip_default()
+
+
+async def wait_for_kernel_info(manager: AsyncKernelManager, timeout: float = 120) -> None:
+    """Return once ``manager``'s started kernel answers a kernel_info request (its sockets
+    bound, its loop running), within ``timeout`` seconds, else raise jupyter_client's
+    ``RuntimeError``; the client used for it is closed either way."""
+    client = manager.client()
+    client.start_channels()
+    try:
+        await client.wait_for_ready(timeout=timeout)
+    finally:
+        client.stop_channels()

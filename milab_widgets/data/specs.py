@@ -96,7 +96,8 @@ class DatasetSpec:
     package_source : PackageSource or None
         An installed package that also ships the files (used when the data home lacks them).
     how_to_get : str
-        Another way to get the files, beyond ``milab fetch NAME`` (shown in errors).
+        Another way to get the files, beyond ``milab fetch NAME``: an instruction in lower
+        case that follows "Fix: ..., or " in the errors (``"make it by hand: ..."``).
     counts : mapping of str to int
         Recorded shape of the data (for ``mil``: bags, instances, features, positives,
         negatives), so tables need not load every dataset; tests check them against the

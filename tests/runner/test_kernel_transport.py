@@ -28,12 +28,7 @@ async def start_and_ask(manager, cwd: Path) -> dict:
     await manager.start_kernel(cwd=str(cwd))
     try:
         info = json.loads(Path(manager.connection_file).read_text())
-        client = manager.client()
-        client.start_channels()
-        try:
-            await client.wait_for_ready(timeout=120)
-        finally:
-            client.stop_channels()
+        await kernel_sockets.wait_for_kernel_info(manager)
         sockets = sorted(Path(info["ip"]).parent.glob(Path(info["ip"]).name + "-*"))
         return {"info": info, "sockets": sockets,
                 "were_sockets": [path.is_socket() for path in sockets]}
