@@ -36,3 +36,15 @@ def is_symmetric(matrix: np.ndarray, rtol: float, atol: float) -> bool:
             if not close:
                 return False
     return True
+
+
+#: The tolerances of :func:`symmetric_to_rounding`: a relative 1e-10, and 1e-12 of the
+#: largest entry for entries near zero.
+RTOL, ATOL_OF_LARGEST = 1e-10, 1e-12
+
+
+def symmetric_to_rounding(matrix: np.ndarray) -> bool:
+    """:func:`is_symmetric` with the library's tolerances for a matrix of non-negative
+    entries (distances, kernels): ``rtol`` :data:`RTOL`, ``atol`` :data:`ATOL_OF_LARGEST`
+    times the largest entry."""
+    return is_symmetric(matrix, RTOL, ATOL_OF_LARGEST * matrix.max(initial=0.0))

@@ -31,7 +31,7 @@ from sklearn.utils._param_validation import Interval, StrOptions, validate_param
 
 from milab_widgets.core.kmedoids import alternate_medoids
 from milab_widgets.core.parallel import within_free_cores
-from milab_widgets.core.symmetry import is_symmetric
+from milab_widgets.core.symmetry import symmetric_to_rounding
 from milab_widgets.data.bags import BagDataset
 from milab_widgets.exceptions import InputError
 from milab_widgets.mil.distances import METRIC_INPUTS, bag_distances, metric_distance
@@ -228,7 +228,7 @@ def _square_matrix(X) -> np.ndarray:
 
 def _symmetric(matrix: np.ndarray, kind: str) -> np.ndarray:
     """``matrix`` if symmetric (to rounding): k-medoids clusters by d(i, j) = d(j, i)."""
-    if not is_symmetric(matrix, 1e-10, 1e-12 * matrix.max(initial=0.0)):
+    if not symmetric_to_rounding(matrix):
         raise InputError(f"the {kind!r} matrix is not symmetric; pass bag-to-bag distances "
                          "with D[i, j] = D[j, i] (as bag_distances(bags) gives).")
     return matrix

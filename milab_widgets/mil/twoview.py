@@ -54,7 +54,7 @@ from sklearn.utils import check_random_state
 from sklearn.utils._param_validation import Interval, StrOptions
 
 from milab_widgets.core.parallel import within_free_cores
-from milab_widgets.core.symmetry import is_symmetric
+from milab_widgets.core.symmetry import symmetric_to_rounding
 from milab_widgets.exceptions import InputError
 from milab_widgets.mil.kernels import (
     COVARIANCE_TYPES,
@@ -401,6 +401,6 @@ def _checked_array(A, v: int, square: bool) -> np.ndarray:
             f"{what} {v} must be finite and >= 0 entrywise (the multiplicative updates need "
             "non-negative kernels; the mixture and minimax kernels are)."
         )
-    if square and not is_symmetric(A, 1e-10, 1e-12 * np.abs(A).max()):
+    if square and not symmetric_to_rounding(A):
         raise InputError(f"kernel matrix {v} is not symmetric; pass K = phi^T phi.")
     return A
