@@ -258,9 +258,14 @@ def wait_until_done(page, expect: Expect, timeout_ms: float) -> dict:
     state = page.evaluate(PAGE_STATE_JS)
     if state["dialog"]:
         return state
+    # Drawing the widgets sends the kernel comm messages, so it goes busy again for a
+    # moment after Run All: the page is read when everything is drawn *and* the kernel is
+    # idle (a snapshot taken after the renders alone once caught it busy and failed the
+    # saved-lab test, with every cell run and both charts drawn).
     wait_for_state(
         page, f"s => s.charts >= {expect.charts} && s.widgets >= {expect.widgets} "
-              f"&& s.widgetCharts >= {expect.widget_charts} && s.badOutputs.length === 0",
+              f"&& s.widgetCharts >= {expect.widget_charts} && s.badOutputs.length === 0 "
+              "&& s.running === 0 && s.kernel === 'idle'",
         min(timeout_ms, 30_000))
     return page.evaluate(PAGE_STATE_JS) or {}
 
