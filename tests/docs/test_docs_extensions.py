@@ -6,6 +6,10 @@ from pathlib import Path, PurePosixPath
 import pandas as pd
 import pytest
 
+from tests.extras import require_extra
+
+require_extra("docs")
+
 DOCS = Path(__file__).resolve().parents[2] / "docs"
 sys.path.insert(0, str(DOCS / "_ext"))
 

@@ -24,10 +24,15 @@ import importlib
 import inspect
 
 import pytest
-from numpydoc.docscrape import ClassDoc
-from numpydoc.validate import validate
 
-from tests.docs.test_api_reference import PUBLIC_PACKAGES, listed_names
+from tests.extras import require_extra
+
+require_extra("docs")
+
+from numpydoc.docscrape import ClassDoc  # noqa: E402
+from numpydoc.validate import validate  # noqa: E402
+
+from tests.docs.test_api_reference import PUBLIC_PACKAGES, listed_names  # noqa: E402
 
 OBJECT_CHECKS = {"GL08", "PR01", "PR02", "RT01", "SA01", "EX01"}
 METHOD_CHECKS = {"GL08", "PR01", "PR02", "RT01"}
