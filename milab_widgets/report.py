@@ -39,8 +39,7 @@ from milab_widgets.atomic import write_text_atomically
 from milab_widgets.charts.verdicts import effect_text, interval_text, is_ratio
 from milab_widgets.claims.catalogue import CATALOGUE_COLUMNS
 from milab_widgets.claims.catalogue import NOT_TESTED as UNTESTED
-from milab_widgets.claims.catalogue import ORIGIN_HEADINGS as ORIGINS
-from milab_widgets.claims.catalogue import claim_counts, is_catalogue
+from milab_widgets.claims.catalogue import STANDINGS, claim_counts, is_catalogue, standing
 from milab_widgets.evaluation.claim_summary import (
     CLAIM_TABLE_COLUMNS,
     exact_text,
@@ -278,26 +277,46 @@ def _exact_part(counts: dict[str, int]) -> str:
 #: One paper's counts as the README's table and the paper pages show them.
 OVERVIEW_COLUMNS = ["paper's claims", "reproduced", *VERDICTS, "exact checks hold",
                     "exact checks fail", "not tested",
+                    "beside: the paper's claims on another basis (supported · contradicted · "
+                    "inconclusive)",
                     "project's checks (supported · contradicted · inconclusive)"]
 
 
 def overview_counts(claims: pd.DataFrame) -> dict | None:
-    """One paper's counts for an overview table (:data:`OVERVIEW_COLUMNS`): its own claims
-    first (how many, reproduced k of n, the verdicts, exact checks and not-tested claims
-    apart), then the project's checks in one cell; None for an old-format claims.csv."""
+    """One paper's counts for an overview table (:data:`OVERVIEW_COLUMNS`): its claims on
+    the paper's basis first (how many, reproduced k of n, the verdicts, exact checks and
+    not-tested claims apart), then in one cell each its claims on another basis (stand-in
+    data, our reading, not discriminable) and the project's checks; None for an
+    old-format claims.csv."""
     if not is_catalogue(claims):
         return None
-    paper = claim_counts(claims[claims.origin == "paper"])
-    project = claim_counts(claims[claims.origin == "project"])
+    paper, beside, project = _standing_counts(claims)
     return dict(zip(OVERVIEW_COLUMNS, [
         paper["claims"], reproduced_text(paper), *(paper[word] for word in VERDICTS),
         paper["hold"], paper["fail"], paper["not tested"],
-        verdicts_text(project) if project["claims"] else "none"]))
+        _apart_text(beside), _apart_text(project)], strict=True))
+
+
+def _standing_counts(claims: pd.DataFrame) -> list[dict[str, int]]:
+    """:func:`claim_counts` of the paper's evidence, its claims on another basis and the
+    project's checks (:data:`STANDINGS`), in that order."""
+    stands = standing(claims)
+    return [claim_counts(claims[stands == key]) for key in STANDINGS]
+
+
+def _apart_text(counts: dict[str, int]) -> str:
+    """The verdicts of rows counted apart, "none" when there are none, with their untested
+    rows named."""
+    if not counts["claims"]:
+        return "none"
+    untested = f"; {counts['not tested']} not tested" if counts["not tested"] else ""
+    return verdicts_text(counts) + untested
 
 
 def claim_rows(claims: pd.DataFrame) -> pd.DataFrame:
     """A catalogue table for reading, one row per claim: the claim, where the paper makes
-    it, its scope, reproduced (k of n), verdict, effect and 95 % interval (ratios as "x",
+    it, its scope, reproduced (k of n), verdict, its basis (with the reason when it is not
+    the paper's), effect and 95 % interval (ratios as "x",
     a threshold or margin beside the effect, "—" for none), p and Holm's p, what the
     interval covers, and the test."""
     ratio, exact = is_ratio(claims), is_exact(claims)
@@ -307,6 +326,8 @@ def claim_rows(claims: pd.DataFrame) -> pd.DataFrame:
         "reproduced": [UNTESTED if missing else f"{word} ({cases})" for word, cases, missing
                        in zip(claims.reproduced, claims.reproduced_cases, untested)],
         "verdict": claims.verdict.where(~untested, "—"),
+        "basis": claims.basis.where(claims.basis == "paper",
+                                    claims.basis + ": " + claims.basis_reason.astype(str)),
         "effect": [_effect_cell(row, r, e) for row, r, e
                    in zip(claims.to_dict("records"), ratio, exact)],
         "95 % interval": [interval_text(low, high, r, e) for low, high, r, e
@@ -354,7 +375,8 @@ def forest_figure(claims: pd.DataFrame, paper: str):
     metric = (" · " + claims.metric.astype(str)) if "metric" in claims else ""
     equivalence = claims.scope == "equivalent"
     claims = claims.assign(
-        label=claims.id + claims.origin.map({"paper": "", "project": " (project)"}),
+        label=claims.id + standing(claims).map({"paper": "", "beside": " (" + claims.basis + ")",
+                                                 "project": " (project)"}),
         panel=claims.scope.map(PANELS).fillna("difference (0 = no effect)" + metric),
         null=claims["null"].where(~equivalence, claims["margin"]))
     facet = "panel" if claims.panel.nunique() > 1 else None
@@ -456,6 +478,7 @@ def report_blocks(results: list[PaperResult], output_label: str) -> list:
 SUMMARY_COLUMNS = ["paper", "status", "mode", "seed", "paper's claims reproduced",
                    "paper's claims: supported · contradicted · inconclusive",
                    "paper's claims not tested",
+                   "beside, on another basis: supported · contradicted · inconclusive",
                    "project's checks: supported · contradicted · inconclusive", "time",
                    "skipped"]
 
@@ -474,18 +497,17 @@ def summary_table(results: list[PaperResult]) -> pd.DataFrame:
 def _summary_counts(result: PaperResult) -> dict[str, str]:
     """The summary's claim cells of one paper: blank when it failed or wrote no claims,
     a pointer to its section when its claims.csv is of the old format."""
-    columns = SUMMARY_COLUMNS[4:8]
+    columns = SUMMARY_COLUMNS[4:9]
     claims = result.claims
     if not result.ok or claims.empty:
         return dict.fromkeys(columns, "")
     if not is_catalogue(claims):
         return {columns[0]: "old claims.csv: rerun `milab reproduce " + result.paper + "`",
                 **dict.fromkeys(columns[1:], "")}
-    paper = claim_counts(claims[claims.origin == "paper"])
-    project = claim_counts(claims[claims.origin == "project"])
+    paper, beside, project = _standing_counts(claims)
     return {columns[0]: reproduced_text(paper), columns[1]: verdicts_text(paper),
-            columns[2]: str(paper["not tested"]),
-            columns[3]: verdicts_text(project) if project["claims"] else "none"}
+            columns[2]: str(paper["not tested"]), columns[3]: _apart_text(beside),
+            columns[4]: _apart_text(project)}
 
 
 def paper_blocks(result: PaperResult, output_label: str) -> list:
@@ -521,22 +543,22 @@ def run_line(result: PaperResult, output_label: str) -> str:
 
 
 def claim_blocks(result: PaperResult) -> list:
-    """The paper's claims, then the project's checks, each with its counts and a row per
-    claim; the forest plot; the per-case tests. An old-format claims.csv is refused with
+    """The paper's evidence, its claims on another basis, then the project's checks, each
+    with its counts and a row per claim; the forest plot; the per-case tests. An old-format claims.csv is refused with
     the command that regenerates it."""
     claims, cases = result.claims, result.cases
     if claims.empty:
-        return [Heading(3, ORIGINS["paper"]),
+        return [Heading(3, STANDINGS["paper"]),
                 Text("No claim could be checked: the datasets it needs were skipped.")]
     if not is_catalogue(claims):
-        return [Heading(3, ORIGINS["paper"]),
+        return [Heading(3, STANDINGS["paper"]),
                 Text(f"**Not shown**: {old_format_message(result.paper, claims)}")]
-    blocks = []
-    for origin, heading in ORIGINS.items():
-        chosen = claims[claims.origin == origin]
+    blocks, stands = [], standing(claims)
+    for key, heading in STANDINGS.items():
+        chosen = claims[stands == key]
         if chosen.empty:
             continue
-        noun = "claim" if origin == "paper" else "check"
+        noun = "check" if key == "project" else "claim"
         blocks += [Heading(3, heading), Text(counts_sentence(claim_counts(chosen), noun)),
                    Table(claim_rows(chosen))]
     if (claims.reproduced != UNTESTED).any():

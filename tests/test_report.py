@@ -77,7 +77,7 @@ def test_the_paper_claims_lead_and_the_projects_checks_follow_under_their_own_he
     summary = next(line for line in md.splitlines() if line.startswith("| [TwoViewMIC]"))
     # reproduced k of n (partly apart), verdicts, not tested apart, the project's checks apart
     assert summary.startswith("| [TwoViewMIC](#TwoViewMIC) | ok | quick | 0 | 0 of 2 "
-                              "(+1 partly) | 0 · 1 · 1 | 1 | 0 · 1 · 0 |")
+                              "(+1 partly) | 0 · 1 · 1 | 1 | none | 0 · 1 · 0 |")
 
 
 def test_each_row_says_what_its_interval_covers_and_prints_one_form_per_quantity(built):
@@ -85,16 +85,17 @@ def test_each_row_says_what_its_interval_covers_and_prints_one_form_per_quantity
     rows = {line.split(" | ")[0][2:]: line.split(" | ") for line in md.splitlines()
             if line.startswith("| Ker") or line.startswith("| ACC") or line.startswith("| factor")}
     speed = rows["factor is faster"]
-    assert speed[5:8] == ["0.0711x", "[0.05x, 0.1x]", "0.002"]  # a ratio, not "+0.0711"
-    assert speed[9] == "timing repeats"
+    assert speed[5] == "paper"  # the basis column
+    assert speed[6:9] == ["0.0711x", "[0.05x, 0.1x]", "0.002"]  # a ratio, not "+0.0711"
+    assert speed[10] == "timing repeats"
     level = rows["ACC above 75 %"]
-    assert level[5:7] == ["+0.52 (against 0.75)", "—"]  # no interval: "—", never "[, ]"
+    assert level[6:8] == ["+0.52 (against 0.75)", "—"]  # no interval: "—", never "[, ]"
     beats = rows["Ker beats every baseline"]
-    assert beats[3:5] == ["partly (2 of 3)", "contradicted"] and beats[9] == \
+    assert beats[3:5] == ["partly (2 of 3)", "contradicted"] and beats[10] == \
         "runs on the same bags"
     missing = rows["Ker on NUS-WIDE2"]
-    assert missing[3:6] == ["not tested", "—", "—"]
-    assert missing[9] == "NUS-WIDE2 is not obtainable here"
+    assert missing[3:5] + missing[6:7] == ["not tested", "—", "—"]
+    assert missing[10] == "NUS-WIDE2 is not obtainable here"
     assert "[, ]" not in md and "−∞" not in md  # infinity is written one way: -∞ / +∞
 
 
@@ -149,7 +150,7 @@ def test_an_old_format_claims_csv_is_refused_naming_the_paper_and_the_command(tm
             "catalogue's columns cases, cases_supported") not in md
     assert ("LSkMDDM's claims.csv is in the old format (it lacks the catalogue's columns id, "
             "origin, source, scope, reproduced, reproduced_cases, null, margin, p_adjusted, "
-            "verdict_unadjusted, noise), so the report does not read it. Regenerate it with "
+            "verdict_unadjusted, noise, basis, basis_reason), so the report does not read it. Regenerate it with "
             "`milab reproduce LSkMDDM`") in md
     assert "| Ker beats every baseline |" not in md  # not shown as a result
     assert not (tmp_path / "verdicts" / "LSkMDDM.png").exists()

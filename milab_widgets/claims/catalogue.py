@@ -17,6 +17,14 @@ covers. :func:`claim_row` turns the claim and the result of the scope's test
   (:func:`claims_table`): a verdict whose family-adjusted p-value ``p_adjusted`` is not
   below 5 % becomes ``inconclusive`` (``verdict_unadjusted`` keeps the uncorrected one).
 
+``basis`` says what the row rests on (:data:`BASES`): the paper's own data, method and
+comparator (``"paper"``), or a stand-in data set, our reading (a measure or comparator the
+paper does not name), or methods that coincide by construction (``"not discriminable"``),
+each with its ``basis_reason``. A verdict is only as strong as what it measured, so only a
+paper's claim on the paper's basis is the paper's evidence (:func:`standing`): it alone
+enters the paper's tallies and its Holm family; the paper's claims on another basis form a
+family of their own, reported beside the evidence, and so do the project's checks.
+
 ``noise`` says what the interval covers (outer folds, random re-splits, test instances,
 initialisations, partitions, timing repeats). Exact checks (a deterministic measurement
 against a threshold, :data:`~milab_widgets.evaluation.claim_summary.EXACT_TEST`) keep their
@@ -40,9 +48,9 @@ from milab_widgets.evaluation.claim_summary import (
 from milab_widgets.evaluation.claim_tests import CLAIM_COLUMNS, VERDICTS
 from milab_widgets.exceptions import InputError
 
-__all__ = ["CATALOGUE_COLUMNS", "Claim", "NOT_TESTED", "ORIGINS", "ORIGIN_HEADINGS", "SCOPES",
-           "claim_counts", "claim_row", "claims_table", "exact_claim_row", "is_catalogue",
-           "untested"]
+__all__ = ["BASES", "CATALOGUE_COLUMNS", "Claim", "NOT_TESTED", "ORIGINS", "SCOPES",
+           "STANDINGS", "claim_counts", "claim_row", "claims_table", "exact_claim_row",
+           "is_catalogue", "standing", "untested"]
 
 #: What a claim's wording asserts, and so which test answers it (see claims.scopes).
 SCOPES = {
@@ -57,14 +65,26 @@ SCOPES = {
 }
 #: Who makes the claim: the paper, or the project (a check the paper does not state).
 ORIGINS = ("paper", "project")
-#: Each origin's heading, in the order tables and reports show them.
-ORIGIN_HEADINGS = {"paper": "The paper's claims", "project": "The project's own checks"}
+#: What a row's measurement rests on; only "paper" makes it the paper's evidence.
+BASES = {
+    "paper": "the paper's data, method and comparator",
+    "stand-in data": "a data set standing in for the paper's, which is not available",
+    "our reading": "a measure or comparator the paper does not name",
+    "not discriminable": "the compared methods coincide by construction",
+}
+#: Where a row stands, with its heading, in the order tables and reports show them: the
+#: paper's evidence, the paper's claims on another basis, the project's own checks.
+STANDINGS = {
+    "paper": "The paper's claims, on the paper's basis (its evidence)",
+    "beside": "The paper's claims on another basis (reported beside, not the paper's evidence)",
+    "project": "The project's own checks",
+}
 #: ``reproduced`` of a claim whose data is missing.
 NOT_TESTED = "not tested"
 #: The columns of ``claims.csv``: today's claim columns, then the catalogue's.
 CATALOGUE_COLUMNS = [*CLAIM_TABLE_COLUMNS, "id", "origin", "source", "scope", "reproduced",
                      "reproduced_cases", "null", "margin", "p_adjusted", "verdict_unadjusted",
-                     "noise"]
+                     "noise", "basis", "basis_reason"]
 
 
 @dataclass(frozen=True)
@@ -75,9 +95,9 @@ class Claim:
     paper makes it; ``source`` where (e.g. "§4.2, Table 3"); ``scope`` a key of
     :data:`SCOPES`; ``cases`` what it covers, in words (e.g. "6 data sets x 2 classifiers");
     ``origin`` ``"paper"`` or ``"project"``; ``margin`` the equivalence margin or the
-    threshold, in the effect's units, where the scope needs one; ``family`` the group
-    within which Holm's correction runs (default: the origin, so the paper's claims form
-    one family and the project's checks another)."""
+    threshold, in the effect's units, where the scope needs one; ``basis`` a key of
+    :data:`BASES` and ``basis_reason`` why, when it is not ``"paper"``. Holm's correction
+    runs within the claim's :attr:`holm_family`, its :func:`standing`."""
 
     id: str
     statement: str
@@ -86,7 +106,8 @@ class Claim:
     cases: str
     origin: str = "paper"
     margin: float | None = None
-    family: str | None = None
+    basis: str = "paper"
+    basis_reason: str = ""
 
     def __post_init__(self):
         if self.scope not in SCOPES:
@@ -96,10 +117,19 @@ class Claim:
             raise InputError(f"claim {self.id!r}: origin must be one of {ORIGINS}.")
         if self.scope in ("equivalent", "above threshold") and self.margin is None:
             raise InputError(f"claim {self.id!r}: a {self.scope!r} claim needs its margin.")
+        if self.basis not in BASES:
+            raise InputError(f"claim {self.id!r}: basis {self.basis!r} is not one of "
+                             f"{list(BASES)}.")
+        if (self.basis == "paper") == bool(self.basis_reason):
+            raise InputError(f"claim {self.id!r}: give basis_reason exactly when the basis "
+                             "is not 'paper' (say why the row is not the paper's evidence).")
 
     @property
     def holm_family(self) -> str:
-        return self.family or self.origin
+        """The claim's :data:`STANDINGS` key: the family of its Holm correction."""
+        if self.origin == "project":
+            return "project"
+        return "paper" if self.basis == "paper" else "beside"
 
 
 def claim_row(claim: Claim, result: dict, *, noise: str, cases: pd.DataFrame | None = None
@@ -120,7 +150,8 @@ def claim_row(claim: Claim, result: dict, *, noise: str, cases: pd.DataFrame | N
             "scope": claim.scope, "reproduced": _reproduced(claim, result, on_side, null),
             "reproduced_cases": f"{int(on_side.sum())} of {len(on_side)}", "null": null,
             "margin": np.nan if claim.margin is None else float(claim.margin),
-            "p_adjusted": np.nan, "verdict_unadjusted": result["verdict"], "noise": noise}
+            "p_adjusted": np.nan, "verdict_unadjusted": result["verdict"], "noise": noise,
+            "basis": claim.basis, "basis_reason": claim.basis_reason}
 
 
 def exact_claim_row(claim: Claim, margin: float, checked: str, n: int = 1, *, noise: str,
@@ -163,6 +194,16 @@ def claims_table(rows: list[dict], catalogue: tuple[Claim, ...]) -> pd.DataFrame
         ~(table.p_adjusted < ALPHA)
     table.loc[weakened, "verdict"] = "inconclusive"
     return table
+
+
+def standing(claims: pd.DataFrame) -> pd.Series:
+    """Each row's :data:`STANDINGS` key: ``"paper"`` for the paper's claims on the paper's
+    basis (the paper's evidence), ``"beside"`` for its claims on another basis,
+    ``"project"`` for the project's checks."""
+    paper = claims.origin == "paper"
+    on_basis = claims.basis == "paper"
+    return pd.Series(np.where(paper & on_basis, "paper", np.where(paper, "beside", "project")),
+                     index=claims.index)
 
 
 def is_catalogue(claims: pd.DataFrame) -> bool:

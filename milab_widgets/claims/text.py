@@ -1,14 +1,15 @@
 """A paper's claims table (:func:`~milab_widgets.claims.catalogue.claims_table`) in words,
 for notebooks and docs: how many of the paper's claims our data reproduce, how many are
 supported, contradicted or inconclusive, then one line per claim with what its interval
-covers; the paper's claims first, the project's checks under their own heading."""
+covers; the paper's evidence first, then its claims on another basis (stand-in data,
+our reading, not discriminable) and the project's checks, each under its own heading."""
 
 from __future__ import annotations
 
 import numpy as np
 import pandas as pd
 
-from milab_widgets.claims.catalogue import NOT_TESTED, ORIGIN_HEADINGS, claim_counts
+from milab_widgets.claims.catalogue import NOT_TESTED, STANDINGS, claim_counts, standing
 from milab_widgets.evaluation.claim_summary import counts_text, is_exact
 
 __all__ = ["claims_markdown", "counts_line"]
@@ -27,12 +28,13 @@ def counts_line(table: pd.DataFrame) -> str:
 
 
 def claims_markdown(table: pd.DataFrame, *, scale: float = 1.0, unit: str = "") -> str:
-    """The table as Markdown: per origin a heading, :func:`counts_line` and one bullet per
-    claim. Differences are multiplied by ``scale`` and followed by ``unit`` (e.g. 100 and
+    """The table as Markdown: per standing (the paper's evidence, its claims on another
+    basis, the project's checks) a heading, :func:`counts_line` and one bullet per claim. Differences are multiplied by ``scale`` and followed by ``unit`` (e.g. 100 and
     " points"); time ratios (null 1) print as "1.52x"."""
     parts = []
-    for origin, heading in ORIGIN_HEADINGS.items():
-        rows = table[table.origin == origin]
+    stands = standing(table)
+    for key, heading in STANDINGS.items():
+        rows = table[stands == key]
         if rows.empty:
             continue
         bullets = [_bullet(row, exact, scale, unit)
@@ -44,6 +46,8 @@ def claims_markdown(table: pd.DataFrame, *, scale: float = 1.0, unit: str = "") 
 def _bullet(row: dict, exact: bool, scale: float, unit: str) -> str:
     head = (f"- `{row['id']}` ({row['source']}; {row['scope']}): {row['claim']} — "
             f"reproduced **{row['reproduced']}**")
+    if row["basis"] != "paper":
+        head += f" [basis: {row['basis']}: {row['basis_reason']}]"
     if row["reproduced"] == NOT_TESTED:
         return f"{head}: {row['noise']}"
     if row["scope"] in ("every case", "above threshold"):

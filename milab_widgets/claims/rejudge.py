@@ -1,0 +1,84 @@
+"""Judge a committed run again under today's catalogue, without re-running its experiments.
+
+Experiments produce data; claims judge it. A committed run (``reports/<paper>/``) keeps
+every table a paper's claims are computed from, so when the *judging* changes -- a claim's
+basis (:data:`~milab_widgets.claims.catalogue.BASES`), and with it the Holm family, a claim
+added to the catalogue, a scope read anew -- the claims can be judged again from those
+tables, and the measurements stay those of the run.
+
+:func:`rejudged` keeps each committed row's measured statistics (effect, interval, p-value,
+the unadjusted verdict, cases, what the interval covers), takes the statement, source,
+scope and basis from today's catalogue, puts in the rows a paper recomputes from its tables
+(``recomputed``: new claims, and claims whose test changed), and runs Holm again within the
+new families (:func:`~milab_widgets.claims.catalogue.claims_table`). Each paper's claims
+module has a ``rejudge(folder)`` that says which rows it recomputes; ``milab rejudge
+reports`` writes the new ``claims.csv`` of every paper, then the report.
+"""
+
+from __future__ import annotations
+
+import importlib
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+from milab_widgets.claims.catalogue import CATALOGUE_COLUMNS, Claim, claims_table
+from milab_widgets.exceptions import InputError
+
+__all__ = ["REJUDGES", "rejudge_folder", "rejudged"]
+
+#: The columns of a committed row that are measurements, kept as they are.
+MEASURED = ["effect", "ci_low", "ci_high", "p_value", "test", "n", "cases", "cases_supported",
+            "cases_contradicted", "cases_inconclusive", "reproduced", "reproduced_cases",
+            "null", "noise"]
+#: Paper -> the claims module whose ``rejudge(folder)`` judges that paper's committed run.
+REJUDGES = {"intH": "inth", "CDVSE": "cdvse", "MFSEF": "mfsef", "TwoViewMIC": "twoview",
+            "LSkMDDM": "lskmddm"}
+
+
+def rejudged(committed: pd.DataFrame, catalogue: tuple[Claim, ...],
+             recomputed: list[dict] = ()) -> pd.DataFrame:
+    """The claims table of ``committed`` (a run's ``claims.csv``) under ``catalogue``:
+    rows of ``recomputed`` (full rows, :func:`~milab_widgets.claims.catalogue.claim_row`)
+    replace or add to the committed ones; every other catalogue claim must have a
+    committed row, whose measurements are kept and whose wording and basis are the
+    catalogue's; Holm runs again. A committed claim that the catalogue no longer holds is
+    an error (say in the catalogue what became of it)."""
+    fresh = {row["id"]: row for row in recomputed}
+    kept = committed.set_index("id")
+    rows = []
+    for claim in catalogue:
+        if claim.id in fresh:
+            rows.append(fresh[claim.id])
+        elif claim.id in kept.index:
+            rows.append(_kept_row(claim, kept.loc[claim.id]))
+        else:
+            raise InputError(f"claim {claim.id!r} has no committed row and was not "
+                             "recomputed: rerun the experiment or recompute it.")
+    dropped = sorted(set(kept.index) - {claim.id for claim in catalogue})
+    if dropped:
+        raise InputError(f"the committed run has claims the catalogue no longer holds: "
+                         f"{dropped}.")
+    return claims_table(rows, catalogue)
+
+
+def _kept_row(claim: Claim, committed: pd.Series) -> dict:
+    row = {column: committed.get(column, np.nan) for column in MEASURED}
+    return {**row, "claim": claim.statement, "verdict": committed["verdict_unadjusted"],
+            "id": claim.id, "origin": claim.origin, "source": claim.source,
+            "scope": claim.scope,
+            "margin": np.nan if claim.margin is None else float(claim.margin),
+            "p_adjusted": np.nan, "verdict_unadjusted": committed["verdict_unadjusted"],
+            "basis": claim.basis, "basis_reason": claim.basis_reason}
+
+
+def rejudge_folder(folder: Path, paper: str) -> pd.DataFrame:
+    """Judge the committed run of ``paper`` in ``folder`` again and write its
+    ``claims.csv`` (columns :data:`~milab_widgets.claims.catalogue.CATALOGUE_COLUMNS`)."""
+    if paper not in REJUDGES:
+        raise InputError(f"no paper {paper!r}; choose one of {list(REJUDGES)}.")
+    module = importlib.import_module(f"milab_widgets.claims.{REJUDGES[paper]}")
+    table = module.rejudge(Path(folder))[CATALOGUE_COLUMNS]
+    table.to_csv(Path(folder) / "claims.csv", index=False)
+    return table
