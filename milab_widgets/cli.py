@@ -274,6 +274,33 @@ def _report(args: argparse.Namespace) -> int:
     return 0
 
 
+@subcommand(
+    "rejudge",
+    "Judge the committed runs in DIR again under today's claims catalogue (bases, Holm "
+    "families, recomputed claims) from their tables, without re-running any experiment; "
+    "then rebuild DIR/REPORT.md and DIR/REPORT.html.",
+    argument("output", metavar="DIR", help="an output folder of `milab reproduce`"),
+    argument("papers", nargs="*", metavar="PAPER",
+             help="papers to judge again (default: every paper folder in DIR)"),
+)
+def _rejudge(args: argparse.Namespace) -> int:
+    from pathlib import Path
+
+    from milab_widgets.claims.rejudge import rejudge_folder
+
+    folder = Path(args.output)
+    papers = args.papers or [paper for paper in PAPERS if (folder / paper / "claims.csv").is_file()]
+    try:
+        for paper in papers:
+            rejudge_folder(folder / paper, paper)
+            print(f"{paper}: claims.csv judged again from {folder / paper}")
+        _print_report(args.output, {})
+    except MilabError as error:
+        print(f"milab rejudge: {error}", file=sys.stderr)
+        return 1
+    return 0
+
+
 # -- app -------------------------------------------------------------------------------------
 @subcommand(
     "app",

@@ -40,6 +40,7 @@ from milab_widgets.charts.verdicts import effect_text, interval_text, is_ratio
 from milab_widgets.claims.catalogue import CATALOGUE_COLUMNS
 from milab_widgets.claims.catalogue import NOT_TESTED as UNTESTED
 from milab_widgets.claims.catalogue import STANDINGS, claim_counts, is_catalogue, standing
+from milab_widgets.claims.rejudge import read_rejudged
 from milab_widgets.evaluation.claim_summary import (
     CLAIM_TABLE_COLUMNS,
     exact_text,
@@ -538,8 +539,12 @@ def run_line(result: PaperResult, output_label: str) -> str:
     command = reproduce_commands([result], output_label)[0].replace(" --all", f" {result.paper}")
     protocol = ("**quick** protocol (a first look, not the paper's: `--full` runs that)"
                 if result.quick else f"**{mode(result.quick)}** protocol")
+    rejudged = read_rejudged(result.folder)
+    again = (f" Its claims were judged again on {rejudged['date']} from the run's tables under "
+             "today's catalogue (`milab rejudge`); the experiments and the executed notebook "
+             "are the run's own." if rejudged else "")
     return (f"{protocol}, seed {result.seed}, {duration(result.seconds)}; `{command}`; "
-            f"executed notebook: {notebook_link(result.paper)}.")
+            f"executed notebook: {notebook_link(result.paper)}.{again}")
 
 
 def claim_blocks(result: PaperResult) -> list:

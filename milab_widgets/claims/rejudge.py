@@ -18,6 +18,8 @@ reports`` writes the new ``claims.csv`` of every paper, then the report.
 from __future__ import annotations
 
 import importlib
+import json
+from datetime import UTC, datetime
 from pathlib import Path
 
 import numpy as np
@@ -26,7 +28,10 @@ import pandas as pd
 from milab_widgets.claims.catalogue import CATALOGUE_COLUMNS, Claim, claims_table
 from milab_widgets.exceptions import InputError
 
-__all__ = ["REJUDGES", "rejudge_folder", "rejudged"]
+__all__ = ["REJUDGED_RECORD", "REJUDGES", "read_rejudged", "rejudge_folder", "rejudged"]
+
+#: The record a judged-again folder keeps: when, and that its experiments were not re-run.
+REJUDGED_RECORD = "claims_rejudged.json"
 
 #: The columns of a committed row that are measurements, kept as they are.
 MEASURED = ["effect", "ci_low", "ci_high", "p_value", "test", "n", "cases", "cases_supported",
@@ -81,4 +86,14 @@ def rejudge_folder(folder: Path, paper: str) -> pd.DataFrame:
     module = importlib.import_module(f"milab_widgets.claims.{REJUDGES[paper]}")
     table = module.rejudge(Path(folder))[CATALOGUE_COLUMNS]
     table.to_csv(Path(folder) / "claims.csv", index=False)
+    record = {"date": datetime.now(UTC).strftime("%Y-%m-%d"),
+              "how": "milab rejudge: claims judged again from the run's committed tables; "
+                     "the experiments were not re-run"}
+    (Path(folder) / REJUDGED_RECORD).write_text(json.dumps(record, indent=1) + "\n")
     return table
+
+
+def read_rejudged(folder: Path) -> dict:
+    """The :data:`REJUDGED_RECORD` of ``folder``, or {} when its claims are the run's own."""
+    path = Path(folder) / REJUDGED_RECORD
+    return json.loads(path.read_text()) if path.is_file() else {}
