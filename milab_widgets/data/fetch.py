@@ -15,19 +15,22 @@ import urllib.request
 from dataclasses import dataclass
 from pathlib import Path
 
-from milab_widgets.data.home import home_path, sha256_of
+from milab_widgets.data.home import IN_PACKAGE, find_file, home_path, sha256_of
 from milab_widgets.data.registry import DataFile, DatasetSpec, get_spec
 from milab_widgets.exceptions import ChecksumError, DatasetUnavailableError
 
 ENV_DATA_URL = "MILAB_DATA_URL"
 DOWNLOADED, ALREADY_PRESENT = "downloaded", "already present"
+#: A file the installed package already ships (and verifies): nothing is downloaded.
+SHIPPED = "ships with the installed package: nothing to fetch"
 _TIMEOUT_SECONDS = 60
 _BLOCK_BYTES = 1 << 20
 
 
 @dataclass(frozen=True)
 class FetchedFile:
-    """What ``fetch`` did for one file: ``action`` is DOWNLOADED or ALREADY_PRESENT."""
+    """What ``fetch`` did for one file: ``action`` is DOWNLOADED, ALREADY_PRESENT or
+    SHIPPED (``path`` is then the package's copy, which is read as it is)."""
 
     relpath: str
     path: Path
@@ -43,7 +46,8 @@ def fetch(name: str, *, force: bool = False, url: str | None = None) -> list[Fet
     name : str
         Registered dataset name (case-insensitive).
     force : bool
-        Download even files already present and valid.
+        Download even files already present and valid, and files the installed package
+        ships (to put a copy in the data home).
     url : str, optional
         Base URL to which each file's relative path is appended (e.g. a mirror of the
         benchmark folder). Defaults to ``$MILAB_DATA_URL``, else each file's registered URL.
@@ -58,7 +62,8 @@ def fetch(name: str, *, force: bool = False, url: str | None = None) -> list[Fet
     UnknownDatasetError
         ``name`` is not registered.
     DatasetUnavailableError
-        A download failed (HTTP error, no network, no URL); nothing is left behind.
+        A download failed (HTTP error, no network, no URL); nothing is left behind, not
+        even the folders made for it.
     ChecksumError
         A downloaded file's sha256 differs from the registry's; it is deleted.
     """
@@ -73,6 +78,9 @@ def _fetch_file(
     target = home_path(data_file)
     if not force and target.is_file() and sha256_of(target) == data_file.sha256:
         return FetchedFile(data_file.relpath, target, ALREADY_PRESENT, None)
+    shipped, origin = find_file(spec, data_file)
+    if not force and origin == IN_PACKAGE and sha256_of(shipped) == data_file.sha256:
+        return FetchedFile(data_file.relpath, shipped, SHIPPED, None)
     source = _download_url(spec, data_file, base_url)
     _download_verified(source, target, data_file, spec.name)
     return FetchedFile(data_file.relpath, target, DOWNLOADED, source)
@@ -93,25 +101,37 @@ def _download_url(spec: DatasetSpec, data_file: DataFile, base_url: str | None) 
 
 
 def _download_verified(url: str, target: Path, data_file: DataFile, dataset: str) -> None:
-    """Stream ``url`` to a temporary file next to ``target``, check it, rename it in place."""
+    """Stream ``url`` to a temporary file next to ``target``, check it, rename it in place;
+    on failure the folders made for it are removed again."""
+    made = [folder for folder in (target.parent, *target.parent.parents) if not folder.exists()]
     target.parent.mkdir(parents=True, exist_ok=True)
     with tempfile.NamedTemporaryFile(
         dir=target.parent, prefix=f".{target.name}.", suffix=".part", delete=False
     ) as partial:
         partial_path = Path(partial.name)
     try:
-        actual = _stream_to(url, partial_path, data_file, dataset)
-        if actual != data_file.sha256:
-            raise ChecksumError(
-                f"Downloaded {data_file.relpath} from {url} has sha256 {actual}, but the "
-                f"registry expects {data_file.sha256}; the download was discarded. Fix: retry "
-                f"`milab fetch {dataset}`; if it persists the source changed: use a mirror "
-                f"(--url / {ENV_DATA_URL}) holding the registered file."
-            )
-        partial_path.chmod(0o644)  # NamedTemporaryFile creates it owner-only
-        os.replace(partial_path, target)
-    finally:
+        _receive(url, partial_path, target, data_file, dataset)
+    except BaseException:
         partial_path.unlink(missing_ok=True)
+        for folder in made:  # innermost first
+            if folder.exists() and not any(folder.iterdir()):
+                folder.rmdir()
+        raise
+
+
+def _receive(url: str, partial_path: Path, target: Path, data_file: DataFile,
+             dataset: str) -> None:
+    """Download into ``partial_path``, check its sha256, then rename it to ``target``."""
+    actual = _stream_to(url, partial_path, data_file, dataset)
+    if actual != data_file.sha256:
+        raise ChecksumError(
+            f"Downloaded {data_file.relpath} from {url} has sha256 {actual}, but the "
+            f"registry expects {data_file.sha256}; the download was discarded. Fix: retry "
+            f"`milab fetch {dataset}`; if it persists the source changed: use a mirror "
+            f"(--url / {ENV_DATA_URL}) holding the registered file."
+        )
+    partial_path.chmod(0o644)  # NamedTemporaryFile creates it owner-only
+    os.replace(partial_path, target)
 
 
 def _stream_to(url: str, path: Path, data_file: DataFile, dataset: str) -> str:

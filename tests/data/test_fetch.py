@@ -85,3 +85,24 @@ def test_unknown_name_is_rejected_before_any_download(empty_data_home, http_serv
     with pytest.raises(UnknownDatasetError, match="Did you mean 'musk[12]' or 'musk[12]'\\?"):
         fetch("musk", url=http_server.url)
     assert http_server.requests == []
+
+
+def test_fetching_a_dataset_the_package_ships_downloads_nothing(empty_data_home, monkeypatch):
+    from milab_widgets.data.fetch import SHIPPED
+
+    def no_network(*args, **kwargs):
+        raise AssertionError("fetch tried the network for a shipped dataset")
+
+    monkeypatch.setattr("urllib.request.urlopen", no_network)
+    results = fetch("musk1")
+    assert [result.action for result in results] == [SHIPPED]
+    assert results[0].path.is_file() and empty_data_home not in results[0].path.parents
+    assert not empty_data_home.exists()  # no folder made in the data home
+
+
+def test_a_failed_download_leaves_no_folder_behind(empty_data_home, http_server,
+                                                   register_tiny_dataset):
+    register_tiny_dataset("unserved", served=None)  # the server answers 404
+    with pytest.raises(DatasetUnavailableError, match="Could not download"):
+        fetch("unserved", url=http_server.url)
+    assert not empty_data_home.exists()  # neither mil/ nor the data home itself
