@@ -20,6 +20,7 @@ import signal
 import sys
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 from milab_widgets.app import DEFAULT_PORT
@@ -194,7 +195,7 @@ def _positive_minutes(text: str) -> float:
 )
 def _reproduce(args: argparse.Namespace) -> int:
     from milab_widgets.papers import paper_names
-    from milab_widgets.reproduce import RunInterrupted, default_jobs, reproduce
+    from milab_widgets.reproduce import RunInterrupted, check_writable, default_jobs, reproduce
 
     if bool(args.papers) == args.all:
         print("milab reproduce: give PAPER names or --all (not both).", file=sys.stderr)
@@ -202,6 +203,7 @@ def _reproduce(args: argparse.Namespace) -> int:
     try:
         papers = paper_names(PAPERS if args.all else args.papers)
         jobs = args.jobs or default_jobs(len(papers))
+        check_writable(Path(args.output).resolve())  # refused before anything is said to run
         print(f"Running {', '.join(papers)} ({'full' if args.full else 'quick'} protocol, "
               f"{jobs} at a time) into {args.output}/", flush=True)
         runs = reproduce(papers, quick=not args.full, seed=args.seed, output=args.output,
@@ -284,8 +286,6 @@ def _report(args: argparse.Namespace) -> int:
              help="papers to judge again (default: every paper folder in DIR)"),
 )
 def _rejudge(args: argparse.Namespace) -> int:
-    from pathlib import Path
-
     from milab_widgets.claims.rejudge import rejudge_folder
 
     folder = Path(args.output)

@@ -22,6 +22,7 @@ What can go wrong, and what happens then:
 
 from __future__ import annotations
 
+import errno
 import fcntl
 import json
 import os
@@ -213,7 +214,8 @@ def stop_worker(process: subprocess.Popen) -> None:
 
 def kill_leftover_kernel(folder: Path) -> None:
     """Kill the paper's kernel if it outlived its worker (its pid is in ``kernel.pid``;
-    checked to still be an ipykernel, so a reused pid is left alone)."""
+    checked to still be an ipykernel, so a reused pid is left alone); the pid file goes
+    with it, so no finished folder keeps one."""
     import psutil
 
     try:
@@ -224,6 +226,7 @@ def kill_leftover_kernel(folder: Path) -> None:
             kernel.wait(timeout=10)
     except (OSError, ValueError, psutil.Error):
         pass
+    (folder / KERNEL_PID).unlink(missing_ok=True)
 
 
 def record_stopped(paper: str, folder: Path, seconds: float, error: str) -> PaperRun:
@@ -291,22 +294,35 @@ def stop_on_signals() -> Iterator[StopFlag]:
             signal.signal(signum, handler)
 
 
+#: Why an output folder cannot be written, in words, by the OS error's errno.
+UNWRITABLE_BECAUSE = {
+    errno.EEXIST: "a file (not a folder) is in the way of it or of a folder above it",
+    errno.ENOTDIR: "a file (not a folder) is in the way of it or of a folder above it",
+    errno.EACCES: "you have no permission to write there",
+    errno.EPERM: "you have no permission to write there",
+    errno.EROFS: "it is on a read-only file system",
+    errno.ENOSPC: "the disk is full",
+}
+
+
 def check_writable(output: Path) -> None:
-    """Raise InputError unless files can be created in ``output`` (made if missing)."""
+    """Raise InputError, in a sentence, unless files can be created in ``output`` (made if
+    missing)."""
     try:
         output.mkdir(parents=True, exist_ok=True)
         with tempfile.NamedTemporaryFile(dir=output, prefix=".milab-write-check-"):
             pass
     except OSError as error:
-        raise InputError(f"cannot write into the output folder {output}: "
-                         f"{error.strerror or error}. Choose another --output, or make "
-                         "this one writable.") from error
+        because = UNWRITABLE_BECAUSE.get(error.errno, error.strerror or str(error))
+        raise InputError(f"cannot write into the output folder {output}: {because}. "
+                         "Choose another --output, or make this one writable.") from error
 
 
 @contextmanager
 def output_lock(output: Path) -> Iterator[None]:
     """Hold ``output``'s lock for the run, or raise InputError naming the run holding it.
-    The kernel releases the lock when the process ends, however it ends."""
+    The kernel releases the lock when the process ends, however it ends; a run that ends
+    normally also removes the lock file, so a finished folder holds only results."""
     path = output / LOCK_FILE
     handle = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
     try:
@@ -323,6 +339,7 @@ def output_lock(output: Path) -> Iterator[None]:
             "pid": os.getpid(), "command": " ".join(["milab", *sys.argv[1:]]),
             "started": datetime.now(UTC).isoformat(timespec="seconds")}).encode())
         yield
+        path.unlink(missing_ok=True)  # still held: no other run can be inside it now
     finally:
         os.close(handle)
 

@@ -387,3 +387,24 @@ def test_reproduce_inth_quick_on_a_fresh_install(empty_data_home, tmp_path, caps
     assert (output / "verdicts" / "intH.png").is_file() and "(verdicts/intH.png)" in report
     assert "<td>intH more accurate than minH on average over the data sets</td>" in (
         output / "REPORT.html").read_text()
+
+
+def test_an_output_path_that_is_a_file_is_refused_in_a_sentence_before_running(
+        fake_workers, tmp_path, capsys):
+    fake = fake_workers()
+    in_the_way = tmp_path / "results"
+    in_the_way.write_text("not a folder")
+    assert cli.main(["reproduce", "intH", "--output", str(in_the_way / "out")]) == 2
+    out, err = capsys.readouterr()
+    assert "Running" not in out and not fake.calls
+    assert "a file (not a folder) is in the way" in err and "Errno" not in err
+    assert "File exists" not in err and "Not a directory" not in err
+
+
+def test_a_finished_run_leaves_no_lock_or_pid_file(fake_workers, tmp_path):
+    fake_workers()
+    (tmp_path / "intH").mkdir()
+    (tmp_path / "intH" / "kernel.pid").write_text("999999999")  # as a dead kernel leaves it
+    assert cli.main(["reproduce", "intH", "--output", str(tmp_path)]) == 0
+    left = {path.name for path in tmp_path.rglob("*")}
+    assert reproduce.LOCK_FILE not in left and "kernel.pid" not in left
