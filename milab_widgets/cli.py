@@ -207,7 +207,7 @@ def _reproduce(args: argparse.Namespace) -> int:
         print(f"Running {', '.join(papers)} ({'full' if args.full else 'quick'} protocol, "
               f"{jobs} at a time) into {args.output}/", flush=True)
         runs = reproduce(papers, quick=not args.full, seed=args.seed, output=args.output,
-                         jobs=jobs, on_done=_print_run,
+                         jobs=jobs, on_start=_print_start, on_done=_print_run,
                          timeout=None if args.timeout is None else args.timeout * 60)
     except RunInterrupted as stopped:
         print(f"milab reproduce: stopped by {stopped.signal_name}; every kernel was shut "
@@ -225,6 +225,10 @@ def _reproduce(args: argparse.Namespace) -> int:
     return 1 if failed else 0
 
 
+def _print_start(paper: str) -> None:
+    print(f"{paper}: running...", flush=True)
+
+
 def _print_run(run) -> None:
     for stall in run.stalls:
         print(f"{run.paper}: the watchdog recovered cell {stall.get('cell')}: "
@@ -232,6 +236,9 @@ def _print_run(run) -> None:
               file=sys.stderr, flush=True)
     if run.ok:
         print(f"{run.paper}: done in {run.seconds:.0f} s -> {run.notebook.parent}", flush=True)
+    elif run.interrupted:
+        print(f"{run.paper}: interrupted (partial) after {run.seconds:.0f} s: {run.error}; "
+              f"what it wrote is in {run.notebook.parent}", file=sys.stderr, flush=True)
     else:
         print(f"{run.paper}: FAILED after {run.seconds:.0f} s: {run.error}\n"
               f"  the executed notebook with the traceback: {run.notebook}\n"
@@ -240,17 +247,24 @@ def _print_run(run) -> None:
 
 
 def _print_skipped(output: str, papers) -> None:
-    """Per paper, the datasets it skipped and how to get each (or that none were)."""
+    """One line per paper that skipped datasets (their names), then one line with the
+    `milab fetch` command for those that download; each dataset's own instructions are in
+    the report's "Skipped datasets" section."""
     from milab_widgets.reproduce import skipped_datasets
 
     skipped = skipped_datasets(output, papers)
     if not any(skipped.values()):
         print("Skipped datasets: none.")
         return
-    print("Skipped datasets (their tables and claims are missing from the report):")
+    print(f"Skipped datasets (their tables and claims are missing; how to get each: "
+          f"{Path(output) / 'REPORT.md'}, Skipped datasets):")
     for paper, datasets in skipped.items():
-        for name, how in datasets.items():
-            print(f"  {paper}: {name}: {how}")
+        if datasets:
+            print(f"  {paper}: {len(datasets)} skipped: {', '.join(datasets)}")
+    fetchable = sorted({name for datasets in skipped.values() for name, how in datasets.items()
+                        if how.startswith("run `milab fetch")})
+    if fetchable:
+        print(f"  Download these (sha256 checked): milab fetch {' '.join(fetchable)}")
 
 
 def _print_report(output: str, errors) -> None:

