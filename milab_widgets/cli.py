@@ -300,7 +300,7 @@ def _report(args: argparse.Namespace) -> int:
              help="papers to judge again (default: every paper folder in DIR)"),
 )
 def _rejudge(args: argparse.Namespace) -> int:
-    from milab_widgets.claims.rejudge import rejudge_folder
+    from milab_widgets.rejudging import rejudge_folder
 
     folder = Path(args.output)
     papers = args.papers or [paper for paper in PAPERS if (folder / paper / "claims.csv").is_file()]

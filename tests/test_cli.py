@@ -88,3 +88,25 @@ def test_a_new_subcommand_is_one_decorated_function(monkeypatch, capsys):
     assert capsys.readouterr().out == "HELLO\n"
     assert cli.SUBCOMMANDS["echo"].run is _echo
     assert {"datasets", "fetch", "reproduce", "report"} <= set(cli.SUBCOMMANDS)
+
+
+def test_rejudge_judges_a_committed_run_again_and_says_so_in_the_report(tmp_path, capsys):
+    import shutil
+    from pathlib import Path
+
+    import pandas as pd
+
+    committed = Path(__file__).resolve().parents[1] / "reports" / "intH"
+    shutil.copytree(committed, tmp_path / "intH")
+    (tmp_path / "intH" / "claims_rejudged.json").unlink(missing_ok=True)
+    (tmp_path / "intH" / "claims.csv").write_text(
+        pd.read_csv(committed / "claims.csv").drop(columns=["basis", "basis_reason"])
+        .to_csv(index=False))  # as an older run wrote it
+    assert cli.main(["rejudge", str(tmp_path), "intH"]) == 0
+    again = pd.read_csv(tmp_path / "intH" / "claims.csv")
+    pd.testing.assert_frame_equal(again, pd.read_csv(committed / "claims.csv"))
+    assert (tmp_path / "intH" / "claims_rejudged.json").is_file()
+    report = (tmp_path / "REPORT.md").read_text()
+    assert "judged again" in report and "the experiments and the executed notebook" in report
+    assert cli.main(["rejudge", str(tmp_path), "nosuchpaper"]) == 1
+    assert "no paper 'nosuchpaper'" in capsys.readouterr().err

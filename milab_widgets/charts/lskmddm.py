@@ -7,7 +7,8 @@ import numpy as np
 import pandas as pd
 
 from milab_widgets.charts.theme import PALETTE
-from milab_widgets.experiments.lskmddm import METHODS, scaling_exponents
+from milab_widgets.claims.lskmddm import fig4_exponents
+from milab_widgets.experiments.lskmddm import METHODS
 
 #: The three metrics of Table 2 and Figs. 1-3, with display titles.
 FIGURE_METRICS = {"macroAUC": "macro AUC", "macroF1": "macro-F1", "microF1": "micro-F1"}
@@ -65,12 +66,15 @@ def dimensions_chart(dimensions: pd.DataFrame, metric: str) -> alt.Chart:
 
 def timing_chart(timing: pd.DataFrame) -> alt.Chart:
     """Fig. 4: fit time vs training size, log-log, each solver labelled with its exponent
-    (slope of log time on log n for n >= 1000, mean over the datasets)."""
-    exponents = scaling_exponents(timing)
-    labels = exponents.groupby("solver").exponent.mean() if len(exponents) else pd.Series(dtype=float)
+    on the claims' basis (:func:`~milab_widgets.claims.lskmddm.fig4_exponents`: the paper's
+    sizes 500-2000, converged fits only; mean over the datasets), or "did not converge"."""
+    exponents = fig4_exponents(timing.drop(columns="cpu_seconds", errors="ignore"))
+    labels = (exponents.groupby("solver").exponent.mean() if len(exponents)
+              else pd.Series(dtype=float))
     data = timing.assign(solver_label=[
-        f"{solver} (n^{labels[solver]:.2f})" if solver in labels else solver
-        for solver in timing.solver])
+        solver if solver not in labels else
+        f"{solver} (did not converge)" if np.isnan(labels[solver]) else
+        f"{solver} (n^{labels[solver]:.2f})" for solver in timing.solver])
     return _size_lines(data, "seconds:Q", "fit time (s)", "solver_label:N", "solver (scaling)",
                        ["dataset", "solver", "n", alt.Tooltip("seconds:Q", format=".3f"),
                         "iterations", "converged", alt.Tooltip("angle:Q", format=".2e")]

@@ -16,9 +16,16 @@ here (user 1; the paper has 9 subsets with fixed splits), evaluated by the same 
   universal ("总能", "总是"): every case, by the intersection-union rule over the pairwise
   cases (intH against each rival); a (data set, classifier) counts as reproduced when intH
   beats both rivals there.
-* MILWEB "on the whole slightly better than aveH" is an average claim; with one subset the
-  test is that subset's corrected t on the folds, the two classifiers' differences averaged
-  per fold. "adaH clearly worse than intH and aveH" holds for each of them: every case.
+* The two MILWEB claims (Table 4: "on the whole slightly better than aveH", counted as the
+  subsets on which each distance is best, 4 against 3 and 4 against 2; "adaH clearly worse
+  than intH and aveH") are **not tested** (:func:`untested`), not rows on a stand-in basis.
+  Their unit is the paper's 9 user subsets, each with its fixed train/test split; we hold
+  user 1 only, without its official split, under nested CV. One subset of nine is not a
+  stand-in data set for the nine -- it is one ninth of the claim's cases, and a count of
+  subsets won cannot be read off one subset -- so a "stand-in data" row would still present
+  a measurement of user 1 as a verdict on a claim about nine subsets. The row's reason says
+  what is missing and quotes user 1's differences under our CV as a description only (Table
+  4, ``table4_milweb.csv``, has the accuracies); their cases are not in ``claim_cases``.
 * Figs. 1-4 "K/references and σ matter less on the five sets than on MILWEB": a data set's
   sensitivity is the range (max - min) of the mean outer-fold accuracy along a figure's
   curve (the experiment's ``sweep_curves``), averaged over the four
@@ -29,28 +36,38 @@ here (user 1; the paper has 9 subsets with fixed splits), evaluated by the same 
   the two classifiers), Wilcoxon over the data sets.
 * The §1.1 worked example is an exact check.
 * The conclusions' "NCA with golden-section search optimises α quickly and conveniently"
-  names no comparator and reports no time. The comparator we chose is what a researcher
-  would do without NCA: choose α by cross-validating the classifier over a grid of α,
-  {0, 0.1, ..., 1} (the resolution of the coarse grid our NCA search starts from), on the
-  inner folds the protocol already uses for K, jointly with K
+  (seed 000 L33; the search itself, L23: σ fixed, then golden-section search over α)
+  reports no time. Its comparator is the search it replaces: without NCA, α would be
+  chosen by cross-validating the classifier over a grid of α, {0, 0.1, ..., 1} (the
+  resolution of the coarse grid our NCA search starts from), on the inner folds the
+  protocol already uses for K, jointly with K
   (:func:`~milab_widgets.evaluation.neighbors_cv.alpha_by_cv_grid`). "Quickly" reads as:
-  the α search by NCA costs less CPU time than that grid. What is timed for NCA is the α
-  search as the paper's protocol needs it in an outer fold: α depends on σ, which is
-  chosen by cross-validation, so one search per σ of the grid on every inner training
-  part, and one on the outer training set at the selected σ (51 searches in the full
-  protocol); the grid needs no σ. Both are timed, alternately, on every outer fold with
-  each classifier (:func:`~milab_widgets.experiments.inth.alpha_timing_record`: CPU time of
-  one thread, BLAS on one thread); a data set's value is the geometric mean of its folds'
-  ratios grid / NCA (:func:`time_ratios`), and the claim is "faster" at its scope over the
-  data sets (a t interval on the log ratios, null 1). One NCA search alone against the grid
-  is reported beside it (the paper's wording, σ fixed), not as the claim: it leaves out the
-  searches that σ's selection makes the route run.
+  **one** NCA + golden-section search at a fixed σ (the outer training bags, the σ selected
+  for the classifier) costs less CPU time than that grid (``alpha-search-fast``, the
+  paper's basis). Both are timed, alternately, on every outer fold with each classifier
+  (:func:`~milab_widgets.experiments.inth.alpha_timing_record`: CPU time of one thread,
+  BLAS on one thread); a data set's value is the geometric mean of its folds' ratios
+  grid / one search (``grid_over_one_search`` of ``alpha_search.csv``,
+  :func:`time_ratios`), and the claim is "faster" at its scope over the data sets (a t
+  interval on the log ratios, null 1; :func:`speed_row`). The timed search is ours: f on
+  an 11-point grid, then golden-section search between the best point's neighbours (29
+  evaluations of f at tol = 1e-4, counted on one problem), where the paper's pure search
+  over [0, 1] needs 23; so if anything the row understates the paper's search's speed.
+* Beside it (``alpha-search-route-fast``, basis "our reading"): the whole route as our
+  protocol runs it in an outer fold. α depends on σ, which is chosen by cross-validation,
+  so one search per σ of the grid on every inner training part, and one on the outer
+  training set at the selected σ (51 searches in the full protocol), against the same
+  grid (``grid_over_nca``). That is our reading of "quickly": the paper times nothing and
+  does not say the route, rather than the search, is quick; and our NCA search starts from
+  an 11-point grid the paper does not use.
 
 The project's own checks (``origin="project"``): intH against each rival on average over the
 data sets (the tests the project ran before it read the claims' scopes).
 """
 
 from __future__ import annotations
+
+from pathlib import Path
 
 import numpy as np
 import pandas as pd
@@ -62,12 +79,14 @@ from milab_widgets.claims.catalogue import (
     exact_claim_row,
     untested,
 )
+from milab_widgets.claims.rejudge import rejudged
 from milab_widgets.claims.scopes import every_case, faster, on_average
 from milab_widgets.data.bags import BagDataset
 from milab_widgets.evaluation.claim_tests import CLAIM_COLUMNS, paired_case
 from milab_widgets.mil.distances import bag_distances
 
-__all__ = ["CASE_COLUMNS", "CATALOGUE", "claim_cases", "claims", "fold_cases", "time_ratios"]
+__all__ = ["CASE_COLUMNS", "CATALOGUE", "MILWEB_UNTESTED", "SPEED_ROWS", "claim_cases", "claims",
+           "fold_cases", "rejudge", "speed_row", "time_ratios"]
 
 FIVE = ("musk1", "musk2", "elephant", "fox", "tiger")
 MILWEB = "web_recommendation_1"
@@ -100,11 +119,13 @@ CATALOGUE = (
           "On MILWEB, on the whole, intH is slightly better than aveH (best on 4 subsets "
           "against aveH's 3 with Citation-KNN, 4 against 2 with KNN)",
           "§2, text on Table 4", "on average",
-          "MILWEB user 1 only (the paper: 9 subsets) x 2 classifiers"),
+          "MILWEB's 9 user subsets, each on its fixed split, x 2 classifiers (we hold user 1 "
+          "only, without its split: not tested)"),
     Claim("milweb-ada-clearly-worse",
           "On MILWEB adaH is clearly worse than both intH and aveH",
           "§2, text on Table 4", "every case",
-          "MILWEB user 1 x 2 classifiers; intH and aveH each against adaH"),
+          "MILWEB's 9 user subsets, each on its fixed split, x 2 classifiers; intH and aveH "
+          "each against adaH (we hold user 1 only, without its split: not tested)"),
     Claim("parameters-matter-less-than-on-milweb",
           "References/K and σ change the accuracy of Citation-KNN+intH and KNN+intH less on "
           "the five sets than on MILWEB (10-fold averages smooth, one fixed split does not)",
@@ -120,13 +141,23 @@ CATALOGUE = (
           "outlier 50) and d_minH = 2 (not affected by it)",
           "§1.1", "exact", "one pair of bags"),
     Claim("alpha-search-fast",
-          "NCA with golden-section search optimises α quickly and conveniently (the paper "
-          "names no comparator; ours: choosing α by cross-validating the classifier over "
-          "α ∈ {0, 0.1, ..., 1})",
-          "Conclusions", "faster",
-          "6 data sets; per outer fold of each classifier, the protocol's NCA searches (one "
-          "per σ and inner training part, one at the selected σ) against the inner-CV grid "
-          "over α"),
+          "NCA with golden-section search optimises α quickly and conveniently: one search "
+          "(σ fixed) takes less time than the search it replaces, choosing α by "
+          "cross-validating the classifier over α ∈ {0, 0.1, ..., 1}",
+          "Conclusions; §1.2 (σ fixed, golden-section search over α)", "faster",
+          "6 data sets; per outer fold of each classifier, one NCA + golden-section search "
+          "at the selected σ against the inner-CV grid over α (jointly with K)"),
+    Claim("alpha-search-route-fast",
+          "The whole α route of the protocol (one NCA search per σ of the grid and inner "
+          "training part, one at the selected σ) takes less time than choosing α by "
+          "cross-validating the classifier over α ∈ {0, 0.1, ..., 1}",
+          "Conclusions, read as the protocol's route", "faster",
+          "6 data sets; per outer fold of each classifier, 51 NCA searches against the "
+          "inner-CV grid over α",
+          basis="our reading",
+          basis_reason="the paper times nothing and says one search is quick; timing the "
+                       "51 searches that σ's cross-validation makes the route run (each "
+                       "after an 11-point grid the paper does not use) is our comparator"),
     *(Claim(f"project-versus-{METRICS[rival]}",
             f"intH more accurate than {METRICS[rival]} on average over the data sets",
             "project check (before the catalogue)", "on average",
@@ -170,14 +201,11 @@ def _exact_zeros(differences):
 
 
 def claim_cases(folds: pd.DataFrame) -> pd.DataFrame:
-    """Every pairwise case of the fold-based claims (``claim_cases.csv``)."""
+    """Every pairwise case of the fold-based claims that are tested (``claim_cases.csv``;
+    the two MILWEB claims are not tested, so they have no cases)."""
     versus = lambda rivals: [("integrated", rival) for rival in rivals]  # noqa: E731
     parts = [fold_cases(folds, versus(("min", "max")), "highest-of-min-max-int"),
-             fold_cases(folds, versus(("average", "adapted")), "higher-than-ave-ada", FIVE),
-             fold_cases(folds, [("integrated", "average")], "milweb-slightly-better-than-ave",
-                        [MILWEB]),
-             fold_cases(folds, [("integrated", "adapted"), ("average", "adapted")],
-                        "milweb-ada-clearly-worse", [MILWEB])]
+             fold_cases(folds, versus(("average", "adapted")), "higher-than-ave-ada", FIVE)]
     return pd.concat([part for part in parts if not part.empty] or [parts[0]],
                      ignore_index=True)
 
@@ -201,19 +229,20 @@ def claims(folds: pd.DataFrame, curves: pd.DataFrame, skipped: dict | None = Non
            alpha_timing: pd.DataFrame | None = None) -> pd.DataFrame:
     """``claims.csv``: one row per claim of :data:`CATALOGUE` from an intH run's outer folds,
     the curves of Figs. 1-4 (see :func:`sensitivity`) and the alpha-search timings (one row
-    per data set, classifier and outer fold with ``nca_seconds`` and ``grid_seconds``:
-    ``Results.alpha_timing`` of :mod:`milab_widgets.experiments.inth`); ``skipped``: missing
-    data set -> how to get it, for the reasons of untested claims."""
+    per data set, classifier and outer fold with ``nca_seconds``, ``one_search_seconds``
+    and ``grid_seconds``: ``Results.alpha_timing`` of
+    :mod:`milab_widgets.experiments.inth`); ``skipped``: missing data set -> how to get it,
+    for the reasons of untested claims."""
     skipped = skipped or {}
     cases = claim_cases(folds)
     rows = [_every_case_row("highest-of-min-max-int", cases, skipped),
             _every_case_row("higher-than-ave-ada", cases, skipped),
-            _milweb_average_row(folds, skipped),
-            _every_case_row("milweb-ada-clearly-worse", cases, skipped),
+            _milweb_row("milweb-slightly-better-than-ave", folds, skipped),
+            _milweb_row("milweb-ada-clearly-worse", folds, skipped),
             _sensitivity_row(curves, skipped),
             _improvement_row(folds, skipped),
             _worked_example_row(),
-            _alpha_search_row(alpha_timing, skipped),
+            *_alpha_rows(alpha_timing, skipped),
             *(_project_row(folds, rival) for rival in ("min", "max", "average", "adapted"))]
     return claims_table(rows, CATALOGUE)
 
@@ -235,28 +264,34 @@ def _every_case_row(claim_id: str, cases: pd.DataFrame, skipped: dict) -> dict:
     return claim_row(claim, result, noise=FOLD_NOISE, cases=per_setting(pairwise))
 
 
-def _per_fold_difference(folds, dataset, method, rival):
-    """Per-fold accuracy of ``method`` minus ``rival``'s on one data set, averaged over the
-    classifiers (the folds are the same splits for both), and the folds' n_test/n_train."""
-    chosen = folds[folds.dataset == dataset]
-    wide = chosen.pivot_table(index=["classifier", "fold"], columns="metric",
-                              values="accuracy")
-    difference = _exact_zeros(wide[method] - wide[rival]).groupby(level="fold").mean()
-    n_test = chosen[(chosen.metric == "integrated")
-                    & (chosen.classifier == chosen.classifier.iloc[0])].n_test
-    return difference.to_numpy(), fold_test_train_ratio(n_test)
+#: Why the MILWEB claims are not tested (see the module notes).
+MILWEB_UNTESTED = ("the claim is about MILWEB's 9 user subsets, each on its fixed train/test "
+                   "split (Table 4 counts the subsets each distance wins); we hold user 1 "
+                   "only, without its official split, under nested 10-fold CV: one subset "
+                   "of nine cannot give a count over nine, and is no stand-in for them")
+#: The MILWEB claims' pairs, as (method, rival) metric keys.
+MILWEB_PAIRS = {"milweb-slightly-better-than-ave": [("integrated", "average")],
+                "milweb-ada-clearly-worse": [("integrated", "adapted"),
+                                             ("average", "adapted")]}
 
 
-def _milweb_average_row(folds, skipped) -> dict:
-    claim = CLAIMS["milweb-slightly-better-than-ave"]
-    if MILWEB not in set(folds.dataset):
-        return untested(claim, _missing((MILWEB,), skipped))
-    difference, ratio = _per_fold_difference(folds, MILWEB, "integrated", "average")
-    result = paired_case(difference, method="corrected_t", test_train_ratio=ratio)
-    result["test"] += " on one subset, the two classifiers' differences averaged per fold"
-    cases = fold_cases(folds, [("integrated", "average")], claim.id, [MILWEB])
-    return claim_row(claim, result, noise=FOLD_NOISE + "; MILWEB user 1, not the paper's "
-                     "fixed train/test split of 9 subsets", cases=cases)
+def _milweb_row(claim_id: str, folds: pd.DataFrame, skipped: dict) -> dict:
+    """Not tested, with the reason; where user 1 was run, its differences of mean outer-fold
+    accuracy under our CV, per classifier, are quoted as a description, not a test."""
+    reason = MILWEB_UNTESTED
+    if MILWEB in skipped:
+        reason += f"; and {_missing((MILWEB,), skipped)}"
+    chosen = folds[folds.dataset == MILWEB]
+    if not chosen.empty:
+        means = chosen.groupby(["classifier", "metric"]).accuracy.mean().unstack()
+        described = "; ".join(
+            f"{METRICS[method]} - {METRICS[rival]} = " + ", ".join(
+                f"{100 * (means.loc[key, method] - means.loc[key, rival]):+.1f} points with "
+                f"{name}" for key, name in CLASSIFIERS.items() if key in means.index)
+            for method, rival in MILWEB_PAIRS[claim_id])
+        reason += (f" (user 1 under our CV, mean outer-fold accuracies, described only: "
+                   f"{described}; Table 4)")
+    return untested(CLAIMS[claim_id], reason)
 
 
 def sensitivity(curves: pd.DataFrame) -> pd.Series:
@@ -305,20 +340,45 @@ def time_ratios(timing: pd.DataFrame, over: str = "nca_seconds") -> pd.Series:
     return np.exp(log_ratios.groupby(timing.dataset, sort=False).mean())
 
 
-def _alpha_search_row(timing: pd.DataFrame | None, skipped: dict) -> dict:
-    claim = CLAIMS["alpha-search-fast"]
-    if timing is None or timing.empty:
-        missing = f"; {_missing(FIVE + (MILWEB,), skipped)}" if skipped else ""
-        return untested(claim, f"no outer fold's α search was timed{missing}")
-    per_set = {name: rows for name, rows in timing.groupby("dataset", sort=False)}
-    result = faster({name: rows.nca_seconds.to_numpy() for name, rows in per_set.items()},
-                    {name: rows.grid_seconds.to_numpy() for name, rows in per_set.items()})
-    result["test"] += ("; NCA: the fold's NCA + golden-section searches, grid: inner-CV "
-                       "accuracy over α ∈ {0, 0.1, ..., 1}")
-    ratios = time_ratios(timing)
+#: The two α-search rows: claim id -> (the column of ``alpha_search.csv`` with a data set's
+#: ratio, the ``alpha_timing`` column the grid is divided by, what the NCA side is).
+SPEED_ROWS = {
+    "alpha-search-fast": ("grid_over_one_search", "one_search_seconds",
+                          "one NCA + golden-section search at the selected σ on the outer "
+                          "training bags"),
+    "alpha-search-route-fast": ("grid_over_nca", "nca_seconds",
+                                "the fold's 51 NCA + golden-section searches (one per σ and "
+                                "inner training part, one at the selected σ)"),
+}
+
+
+def speed_row(claim_id: str, ratios: pd.Series) -> dict:
+    """The row of an α-search claim (a key of :data:`SPEED_ROWS`) from ``ratios``: per data
+    set (the index) its geometric-mean time ratio grid / NCA over its outer folds of both
+    classifiers (:func:`time_ratios`; a column of ``alpha_search.csv``). "Faster" over the
+    data sets: a t interval on the log ratios, null 1
+    (:func:`~milab_widgets.claims.scopes.faster` with one value per data set: NCA's time 1,
+    the grid's the ratio)."""
+    ratios = ratios.dropna()
+    claim = CLAIMS[claim_id]
+    if ratios.empty:
+        return untested(claim, "no outer fold's α search was timed")
+    result = faster({name: [1.0] for name in ratios.index},
+                    {name: [float(ratio)] for name, ratio in ratios.items()})
+    result["test"] += (f"; NCA: {SPEED_ROWS[claim_id][2]}, grid: inner-CV accuracy over "
+                       "α ∈ {0, 0.1, ..., 1} (jointly with K)")
     return claim_row(claim, result, noise=TIMING_NOISE,
                      cases=pd.DataFrame({"dataset": ratios.index, "effect": ratios.to_numpy(),
                                          "verdict": "inconclusive"}))
+
+
+def _alpha_rows(timing: pd.DataFrame | None, skipped: dict) -> list[dict]:
+    if timing is None or timing.empty:
+        missing = f"; {_missing(FIVE + (MILWEB,), skipped)}" if skipped else ""
+        return [untested(CLAIMS[claim_id], f"no outer fold's α search was timed{missing}")
+                for claim_id in SPEED_ROWS]
+    return [speed_row(claim_id, time_ratios(timing, over))
+            for claim_id, (_, over, _) in SPEED_ROWS.items()]
 
 
 def _worked_example_row() -> dict:
@@ -341,3 +401,19 @@ def _project_row(folds, rival) -> dict:
     return claim_row(claim, on_average(effects.to_numpy()),
                      noise="data sets (each the mean of its two classifiers' fold "
                            "differences)", cases=cases)
+
+
+# -- judging a committed run again -----------------------------------------------------------
+def rejudge(folder: Path) -> pd.DataFrame:
+    """The claims of the committed run in ``folder`` (``reports/intH``) under today's
+    catalogue (:func:`~milab_widgets.claims.rejudge.rejudged`): the two α-search rows from
+    ``alpha_search.csv`` (each data set's geometric-mean ratio), the two MILWEB claims not
+    tested (their reason quoting ``folds.csv``); every other row keeps its measurements."""
+    folder = Path(folder)
+    search = pd.read_csv(folder / "alpha_search.csv").set_index("dataset")
+    folds = pd.read_csv(folder / "folds.csv")
+    recomputed = [*(speed_row(claim_id, search[column])
+                    for claim_id, (column, _, _) in SPEED_ROWS.items()),
+                  *(_milweb_row(claim_id, folds, {}) for claim_id in MILWEB_PAIRS)]
+    return rejudged(pd.read_csv(folder / "claims.csv"), CATALOGUE, recomputed)
+

@@ -11,13 +11,13 @@ the unadjusted verdict, cases, what the interval covers), takes the statement, s
 scope and basis from today's catalogue, puts in the rows a paper recomputes from its tables
 (``recomputed``: new claims, and claims whose test changed), and runs Holm again within the
 new families (:func:`~milab_widgets.claims.catalogue.claims_table`). Each paper's claims
-module has a ``rejudge(folder)`` that says which rows it recomputes; ``milab rejudge
-reports`` writes the new ``claims.csv`` of every paper, then the report.
+module has a ``rejudge(folder)`` that says which rows it recomputes;
+:mod:`milab_widgets.rejudging` (``milab rejudge reports``) writes each paper's new
+``claims.csv`` and ``verdict.md``, then the report.
 """
 
 from __future__ import annotations
 
-import importlib
 import json
 from datetime import UTC, datetime
 from pathlib import Path
@@ -25,10 +25,10 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from milab_widgets.claims.catalogue import CATALOGUE_COLUMNS, Claim, claims_table
+from milab_widgets.claims.catalogue import Claim, claims_table
 from milab_widgets.exceptions import InputError
 
-__all__ = ["REJUDGED_RECORD", "REJUDGES", "read_rejudged", "rejudge_folder", "rejudged"]
+__all__ = ["REJUDGED_RECORD", "read_rejudged", "record_rejudged", "rejudged"]
 
 #: The record a judged-again folder keeps: when, and that its experiments were not re-run.
 REJUDGED_RECORD = "claims_rejudged.json"
@@ -37,9 +37,6 @@ REJUDGED_RECORD = "claims_rejudged.json"
 MEASURED = ["effect", "ci_low", "ci_high", "p_value", "test", "n", "cases", "cases_supported",
             "cases_contradicted", "cases_inconclusive", "reproduced", "reproduced_cases",
             "null", "noise"]
-#: Paper -> the claims module whose ``rejudge(folder)`` judges that paper's committed run.
-REJUDGES = {"intH": "inth", "CDVSE": "cdvse", "MFSEF": "mfsef", "TwoViewMIC": "twoview",
-            "LSkMDDM": "lskmddm"}
 
 
 def rejudged(committed: pd.DataFrame, catalogue: tuple[Claim, ...],
@@ -78,19 +75,13 @@ def _kept_row(claim: Claim, committed: pd.Series) -> dict:
             "basis": claim.basis, "basis_reason": claim.basis_reason}
 
 
-def rejudge_folder(folder: Path, paper: str) -> pd.DataFrame:
-    """Judge the committed run of ``paper`` in ``folder`` again and write its
-    ``claims.csv`` (columns :data:`~milab_widgets.claims.catalogue.CATALOGUE_COLUMNS`)."""
-    if paper not in REJUDGES:
-        raise InputError(f"no paper {paper!r}; choose one of {list(REJUDGES)}.")
-    module = importlib.import_module(f"milab_widgets.claims.{REJUDGES[paper]}")
-    table = module.rejudge(Path(folder))[CATALOGUE_COLUMNS]
-    table.to_csv(Path(folder) / "claims.csv", index=False)
+def record_rejudged(folder: Path) -> None:
+    """Write :data:`REJUDGED_RECORD` into ``folder``: today's date, and that its claims were
+    judged again from its tables without re-running its experiments."""
     record = {"date": datetime.now(UTC).strftime("%Y-%m-%d"),
               "how": "milab rejudge: claims judged again from the run's committed tables; "
                      "the experiments were not re-run"}
     (Path(folder) / REJUDGED_RECORD).write_text(json.dumps(record, indent=1) + "\n")
-    return table
 
 
 def read_rejudged(folder: Path) -> dict:

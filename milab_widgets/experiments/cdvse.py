@@ -42,6 +42,7 @@ bootstrap SVDDs (CDVSE selects among Bagging's members); AdaBoost uses the train
 from __future__ import annotations
 
 import io
+import json
 import time
 import zlib
 from dataclasses import asdict, dataclass, field
@@ -250,6 +251,9 @@ class Results:
     diversity: pd.DataFrame = field(default_factory=lambda: concat_or_empty([], DIVERSITY_COLUMNS))
     sensitivity: pd.DataFrame = field(
         default_factory=lambda: concat_or_empty([], SENSITIVITY_COLUMNS))
+    #: data set -> held-out normals / n_train of its re-splits: the Nadeau-Bengio ratio of a
+    #: training-only quantity, the members kept (:func:`training_only_ratio`).
+    member_ratios: dict = field(default_factory=dict)
 
     @property
     def summary(self) -> pd.DataFrame:
@@ -261,6 +265,7 @@ class Results:
         runs = pd.DataFrame(columns=[*RUN_COLUMNS, PARAMETERS_COLUMN]) \
             if self.all_runs is None else self.all_runs
         return catalogue.claim_cases(runs, self.synthetic, self.test_train_ratios,
+                                     member_ratios=self.member_ratios,
                                      criterion=self.settings.criterion,
                                      paper_parameters=PAPER_PARAMETERS,
                                      synthetic_members=SYNTHETIC_SETTING["n_estimators"],
@@ -302,6 +307,8 @@ def _run(settings: Settings, datasets, cache_dir, synthetic: bool, n_jobs, progr
     all_runs = uci_runs(available, settings, cache, n_jobs, progress)
     runs = all_runs[all_runs[PARAMETERS_COLUMN] == settings.criterion]
     ratios = {name: test_train_ratio(data.y, settings) for name, data in available.items()}
+    member_ratios = {name: training_only_ratio(data.y, settings)
+                     for name, data in available.items()}
     timings = uci_timings(available, runs, settings, cache, n_jobs, progress)
     compactness, diversity = uci_members(available, runs, settings, cache, n_jobs, progress)
     sensitivity = uci_sensitivity(available, runs, settings, cache, n_jobs, progress)
@@ -309,7 +316,7 @@ def _run(settings: Settings, datasets, cache_dir, synthetic: bool, n_jobs, progr
                    boundaries, points, skipped, all_runs, ratios, timings,
                    concat_or_empty([part for part in (synthetic_compactness, compactness)
                                     if not part.empty], COMPACTNESS_COLUMNS),
-                   diversity, sensitivity)
+                   diversity, sensitivity, member_ratios)
 
 
 # -- §4.1: artificial sets, and the panel's playground ------------------------------------
@@ -452,6 +459,36 @@ def test_train_ratio(y, settings: Settings) -> float:
     train, test = split_train_test(y, np.random.default_rng(0), settings.normal_fraction,
                                    settings.outlier_fraction)
     return len(test) / len(train)
+
+
+def training_only_ratio(y, settings: Settings) -> float:
+    """The Nadeau-Bengio ratio of a quantity that depends on the training set alone (the
+    number of members CDVSE keeps): held-out normals / n_train of every re-split.
+
+    The corrected resampled t (Nadeau & Bengio 2003) widens the variance of a mean over J
+    re-splits to (1/J + rho / (1 - rho)) s^2, with rho = n2 / (n1 + n2) the correlation
+    their heuristic gives two re-splits that draw n1 training samples from a pool of
+    n1 + n2 and hold n2 out; rho / (1 - rho) = n2 / n1. For a test-set score the pool is the
+    whole data set and n2 the test set (:func:`test_train_ratio`), which here holds 99.5 %
+    of the outliers. A training-only quantity never sees the test set: what varies between
+    re-splits is which normals are drawn into training (70 % of them; the 0.5 % of
+    outliers drawn is one or two samples), so its pool is the normals and n2 the normals
+    held out. n1 is the training set as fitted (its normals and its one or two outliers),
+    so the ratio is a shade smaller than held-out / training normals."""
+    train, _ = split_train_test(y, np.random.default_rng(0), settings.normal_fraction,
+                                settings.outlier_fraction)
+    held_out_normals = int((np.asarray(y) == 1).sum()) - int((np.asarray(y)[train] == 1).sum())
+    return held_out_normals / len(train)
+
+
+def committed_member_ratios(folder: Path) -> dict[str, float]:
+    """:func:`training_only_ratio` of every UCI set of the committed run in ``folder``, under
+    its ``settings.json`` (for judging the run again: claims.cdvse.rejudge)."""
+    stored = json.loads((Path(folder) / "settings.json").read_text())
+    settings = Settings(**{key: tuple(value) if isinstance(value, list) else value
+                           for key, value in stored.items() if key != "skipped"})
+    names = pd.read_csv(Path(folder) / "runs.csv").dataset.unique()
+    return {name: training_only_ratio(load_dataset(name).y, settings) for name in names}
 
 
 def uci_runs(datasets: dict, settings: Settings, cache: ResultCache,
@@ -800,10 +837,13 @@ def synthetic_table(synthetic: pd.DataFrame) -> pd.DataFrame:
 
 
 def verdict(claims: pd.DataFrame, all_runs: pd.DataFrame | None,
-            criterion: str = DEFAULT_REFERENCE) -> str:
+            criterion: str = DEFAULT_REFERENCE, *,
+            by_parameters: pd.DataFrame | None = None) -> str:
     """The verdict as Markdown, read from ``claims``: the paper's claims, then the project's
     checks (:func:`~milab_widgets.claims.text.claims_markdown`), then how far the seed's own
-    parameters get (:func:`replay_distance`)."""
+    parameters get (:func:`replay_distance`). ``by_parameters`` (a committed
+    ``summary_by_parameters.csv``) stands in for ``all_runs`` when only the tables are at
+    hand (a run judged again)."""
     text = ("Effects are g-mean differences in points (the members claim: the fraction of "
             "members dropped, in points; the timing claim: Bagging's time over CDVSE's; the "
             "compactness claim: 100 x log of Bagging's accepted share of the reference over "
@@ -811,7 +851,9 @@ def verdict(claims: pd.DataFrame, all_runs: pd.DataFrame | None,
             "kept members' pairwise disagreement, lambda = 1 minus lambda = 0, in points; the "
             "parameters claim: the g-mean range along the weakest parameter, against 5 "
             "points).\n\n" + claims_markdown(claims, scale=100, unit=" points"))
-    distance = replay_distance(all_runs, criterion)
+    if by_parameters is None and all_runs is not None and not all_runs.empty:
+        by_parameters = summary_by_parameters(all_runs)
+    distance = replay_distance_from_summary(by_parameters, criterion)
     return text + (f"\n\n{distance}" if distance else "")
 
 
@@ -819,12 +861,23 @@ def replay_distance(all_runs: pd.DataFrame | None, criterion: str = DEFAULT_REFE
     """How close the replay (the paper's Table 2 parameters) and the selected parameters
     come to the paper's Table 4: the median |ours - seed| over datasets and methods, and on
     how many of those cells it is within the paper's own standard deviation."""
-    if all_runs is None or all_runs.empty or PAPER_PARAMETERS not in set(all_runs.parameters):
+    if all_runs is None or all_runs.empty:
+        return ""
+    return replay_distance_from_summary(summary_by_parameters(all_runs), criterion)
+
+
+def replay_distance_from_summary(by_parameters: pd.DataFrame | None,
+                                 criterion: str = DEFAULT_REFERENCE) -> str:
+    """:func:`replay_distance` from :func:`summary_by_parameters` (``summary_by_parameters.csv``
+    of a run): the same numbers, without the per-repetition rows."""
+    if by_parameters is None or by_parameters.empty or \
+            PAPER_PARAMETERS not in set(by_parameters[PARAMETERS_COLUMN]):
         return ""
     parts = []
     for name, label in ((PAPER_PARAMETERS, "the paper's own Table 2 parameters (C read as nu)"),
                         (criterion, f"our selected parameters ({criterion} criterion)")):
-        test = _split_summary(all_runs, name, "test").dropna(subset=["paper_mean"])
+        test = by_parameters[(by_parameters[PARAMETERS_COLUMN] == name)
+                             & (by_parameters.split == "test")].dropna(subset=["paper_mean"])
         gap = (test["mean"] - test.paper_mean).abs()
         parts.append(f"with {label} the median |ours - paper| is {100 * gap.median():.2f} "
                      f"points, within the paper's standard deviation in "

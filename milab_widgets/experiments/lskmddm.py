@@ -148,8 +148,16 @@ class Results:
     def claim_cases(self) -> pd.DataFrame:
         """The per-set tests of the method claims (``claim_cases.csv``; computed once: with
         one partition they are bootstraps)."""
-        return lskmddm_claims.claim_cases(self.runs, self.outcomes, self.settings,
-                                          partial(bootstrap_case, seed=self.settings.seed))
+        cases = lskmddm_claims.claim_cases(self.runs, self.outcomes, self.settings,
+                                           partial(bootstrap_case, seed=self.settings.seed))
+        if self.runs.empty:
+            return cases
+        similar = lskmddm_claims.auc_similar_cases(self.runs, self._test_train_ratio)
+        return pd.concat([cases, similar], ignore_index=True) if len(similar) else cases
+
+    @property
+    def _test_train_ratio(self) -> float:
+        return self.settings.yahoo_test / self.settings.yahoo_train
 
     @property
     def claims(self) -> pd.DataFrame:
@@ -157,7 +165,8 @@ class Results:
         (:data:`milab_widgets.claims.lskmddm.CATALOGUE`)."""
         return lskmddm_claims.claims(self.summary, self.claim_cases, self.table2,
                                      cpu_timing(self.timing), self.dimensions, exponent_gap,
-                                     self.settings.repetitions)
+                                     self.settings.repetitions, self.runs,
+                                     self._test_train_ratio)
 
 
 def run(quick: bool = False, seed: int = 0, repetitions: int | None = None, cache_dir=None,
@@ -388,21 +397,6 @@ def time_solvers(X_train, Y_train, X_test, solvers=None, Y_test=None,
     return rows
 
 
-def scaling_exponents(timing: pd.DataFrame, min_n: int = 1000) -> pd.DataFrame:
-    """Slope b of log(seconds) = a + b log(n) per dataset and solver, over n >= ``min_n``
-    (lowered to half the largest size for small runs; at least two sizes)."""
-    rows = []
-    if timing.empty:
-        return pd.DataFrame(rows, columns=["dataset", "solver", "exponent", "largest_n"])
-    min_n = min(min_n, timing.n.max() // 2)
-    for (dataset, solver), group in timing[timing.n >= min_n].groupby(["dataset", "solver"]):
-        if group.n.nunique() >= 2:
-            slope = np.polyfit(np.log(group.n), np.log(group.seconds), 1)[0]
-            rows.append({"dataset": dataset, "solver": solver, "exponent": slope,
-                         "largest_n": int(group.n.max())})
-    return pd.DataFrame(rows, columns=["dataset", "solver", "exponent", "largest_n"])
-
-
 def cpu_timing(timing: pd.DataFrame) -> pd.DataFrame:
     """``timing`` with ``seconds`` = the fits' CPU seconds (when recorded): the clock of the
     speed claims and of Fig. 4, far less disturbed by other jobs than wall-clock time."""
@@ -570,7 +564,7 @@ def save_tables(results: Results, folder) -> list[Path]:
         "table5_6_ranking": metric_table(summary, SEED_METRICS[3:], yahoo).reset_index(),
         "table7_rcv1": metric_table(summary, SEED_METRICS, [RCV1]).reset_index(),
         "figs1_3_dimensions": results.dimensions, "fig4_timing": results.timing,
-        "fig4_exponents": scaling_exponents(cpu_timing(results.timing)),
+        "fig4_exponents": lskmddm_claims.fig4_exponents(cpu_timing(results.timing)),
         "fig4_speed": speed_table(cpu_timing(results.timing)),
         "claims": results.claims,
         "claim_cases": cases,

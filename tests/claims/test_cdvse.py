@@ -1,6 +1,8 @@
 """CDVSE's catalogue: complete, the re-splits tested by the corrected resampled t, each
 claim at its scope on hand-made runs, and one row per claim on a quick real run."""
 
+from pathlib import Path
+
 import numpy as np
 import pandas as pd
 import pytest
@@ -12,6 +14,8 @@ from milab_widgets.experiments import cdvse
 
 DATASETS = ("cancer", "sonar", "heart", "liver", "pima", "german", "housing")
 RATIOS = dict.fromkeys(DATASETS, 1.2)
+#: held-out normals / n_train: the ratio of the members kept, a training-only quantity
+MEMBER_RATIOS = dict.fromkeys(DATASETS, 0.42)
 
 
 def hand_runs(gap, parameters="marginals", repetitions=20, seed=0, kept=10):
@@ -95,7 +99,8 @@ def hand_sensitivity(ranges, repetitions=5, seed=3):
 
 def table(runs, synthetic=None, timings=None, **measured):
     cases = catalogue.claim_cases(runs, hand_synthetic() if synthetic is None else synthetic,
-                                  RATIOS, criterion="marginals", paper_parameters="paper",
+                                  RATIOS, member_ratios=MEMBER_RATIOS,
+                                  criterion="marginals", paper_parameters="paper",
                                   synthetic_members=20, **measured)
     return catalogue.claims(cases, hand_timings() if timings is None else timings)
 
@@ -182,6 +187,60 @@ def test_members_dropped_and_prediction_speed_up():
     speed = rows.loc["faster-testing"]
     assert speed.null == 1.0 and speed.n == len(DATASETS)  # one ratio per data set
     assert speed.effect == pytest.approx(2.0, rel=0.05) and speed.verdict == "supported"
+
+
+def test_the_training_only_ratio_is_held_out_normals_over_the_training_set():
+    # 10 normals and 4 outliers: training = 7 normals + max(1, round(0.02)) = 1 outlier
+    y = np.r_[np.ones(10), -np.ones(4)]
+    settings = cdvse.Settings()
+    assert cdvse.training_only_ratio(y, settings) == pytest.approx(3 / 8)
+    assert cdvse.test_train_ratio(y, settings) == pytest.approx(6 / 8)  # 3 normals + 3 outliers
+    # Cleveland_heart's sizes (83 normals, 214 outliers): the test set is mostly outliers
+    y = np.r_[np.ones(83), -np.ones(214)]
+    assert cdvse.training_only_ratio(y, settings) == pytest.approx(25 / 59)
+    assert cdvse.test_train_ratio(y, settings) == pytest.approx(238 / 59)
+
+
+def test_members_kept_use_the_training_only_ratio_not_the_test_sets():
+    runs = hand_runs(noisy(0.01))
+    ratios = dict.fromkeys(DATASETS, 4.0)  # a test set full of outliers
+    cases = catalogue.member_cases(runs, hand_synthetic().iloc[:0], MEMBER_RATIOS, 20)
+    case = cases.set_index("dataset").loc["cancer"]
+    kept = runs[runs.dataset == "cancer"].pivot(index="repetition", columns="method",
+                                                values="kept")
+    dropped = 1 - kept.cdvse / kept.bagging
+    # by hand: mean +- t_{J-1} sqrt((1/J + 0.42) s^2), J = 20
+    half = stats.t.ppf(0.975, 19) * np.sqrt((1 / 20 + 0.42) * dropped.var(ddof=1))
+    assert (case.ci_low, case.ci_high) == (pytest.approx(dropped.mean() - half),
+                                           pytest.approx(dropped.mean() + half))
+    # the test set's ratio would give a wider interval: the ratio passed is the one used
+    wide = catalogue.member_cases(runs, hand_synthetic().iloc[:0], ratios, 20)
+    assert (wide.ci_high - wide.ci_low).min() > (cases.ci_high - cases.ci_low).max()
+    rows = catalogue.claims(catalogue.claim_cases(
+        runs, hand_synthetic(), ratios, member_ratios=MEMBER_RATIOS, criterion="marginals",
+        paper_parameters="paper", synthetic_members=20), hand_timings()).set_index("id")
+    assert "held-out normals" in rows.loc["fewer-members", "noise"]
+    assert "held-out normals" not in rows.loc["best-on-every-set", "noise"]
+
+
+def test_compactness_against_bagging_is_our_reading_beside_the_papers_evidence():
+    claim = catalogue.CLAIMS["compact-boundary"]
+    assert claim.basis == "our reading" and "mean squared error" in claim.basis_reason
+    assert claim.holm_family == "beside"
+    beside = {c.id: c.basis for c in catalogue.CATALOGUE if c.basis != "paper"}
+    assert beside == {"compact-boundary": "our reading",
+                      "artificial-better-than-svdd": "stand-in data"}
+    rows = table(hand_runs(noisy(0.01)), compactness=hand_compactness(noisy(0.05, 0.02)))
+    rows = rows.set_index("id")
+    # the paper's family is the paper-basis rows only: compactness's tiny p moves none of them
+    paper = rows[(rows.origin == "paper") & (rows.basis == "paper")]
+    statistical = paper[paper.p_value.notna()]
+    from milab_widgets.claims.scopes import holm
+    assert np.allclose(statistical.p_adjusted, holm(statistical.p_value.to_numpy()))
+    # the beside family: the two rows on another basis, Holm between them alone
+    others = rows.loc[list(beside)]
+    tested = others[others.p_value.notna()]
+    assert np.allclose(tested.p_adjusted, holm(tested.p_value.to_numpy()))
 
 
 def test_claims_without_data_keep_their_row():
@@ -281,3 +340,36 @@ def test_a_quick_real_run_gives_every_claim_exactly_one_row(require_dataset):
         {"corrected resampled t (Nadeau-Bengio)"}
     text = cdvse.verdict(claims, results.all_runs)
     assert text.index("The paper's claims") < text.index("The project's own checks")
+
+
+# -- the committed run judged again ----------------------------------------------------------
+COMMITTED = Path(__file__).resolve().parents[2] / "reports" / "CDVSE"
+
+
+@pytest.mark.skipif(not (COMMITTED / "runs.csv").is_file(), reason="no committed CDVSE run")
+def test_rejudging_the_committed_run_recomputes_the_members_row_with_its_ratio():
+    runs = pd.read_csv(COMMITTED / "runs.csv")
+    ratios = dict.fromkeys(runs.dataset.unique(), 0.42)
+    committed = pd.read_csv(COMMITTED / "claims.csv").set_index("id")
+    table = catalogue.rejudge(COMMITTED, member_ratios=ratios)
+    assert list(table.columns) == CATALOGUE_COLUMNS
+    again = table.set_index("id")
+    others = [c.id for c in catalogue.CATALOGUE if c.id != "fewer-members"]
+    for column in ("effect", "ci_low", "ci_high", "p_value"):
+        assert np.allclose(again.loc[others, column], committed.loc[others, column],
+                           equal_nan=True)
+    cases = catalogue.rejudged_cases(COMMITTED, member_ratios=ratios)
+    members = cases[cases.id == "fewer-members"].set_index("dataset")
+    # each UCI case by hand from the committed members kept
+    kept = runs.pivot_table(index=["dataset", "repetition"], columns="method", values="kept")
+    for dataset, group in kept.groupby(level="dataset"):
+        dropped = 1 - group.cdvse / group.bagging
+        half = stats.t.ppf(0.975, len(dropped) - 1) * np.sqrt(
+            (1 / len(dropped) + 0.42) * dropped.var(ddof=1))
+        assert members.loc[dataset, "ci_low"] == pytest.approx(dropped.mean() - half)
+    # the artificial sets' cases are the committed ones
+    old = pd.read_csv(COMMITTED / "claim_cases.csv")
+    old = old[(old.id == "fewer-members") & (old.parameters == "§4.1")].set_index("dataset")
+    assert np.allclose(members.loc[old.index, "ci_low"], old.ci_low)
+    assert len(cases) == len(pd.read_csv(COMMITTED / "claim_cases.csv"))
+    assert again.loc["compact-boundary", "basis"] == "our reading"

@@ -8,6 +8,7 @@ from scipy import stats
 
 from milab_widgets.claims import CATALOGUE_COLUMNS, SCOPES
 from milab_widgets.claims import mfsef as claims_mfsef
+from milab_widgets.claims.scopes import holm
 from milab_widgets.data.multilabel import MultiLabelDataset
 from milab_widgets.evaluation.cache import ResultCache
 from milab_widgets.evaluation.claim_tests import paired_case
@@ -315,3 +316,91 @@ def test_a_small_real_run_gives_every_catalogue_claim_one_row(require_dataset, t
     assert tested.loc["stable", "n"] == 4  # the four rivals, each over the 2 data sets
     saved = mfsef.save_tables(results, tmp_path / "out")
     assert {"claims.csv", "claim_cases.csv", "stability.csv"} <= {path.name for path in saved}
+
+
+# -- issue 32: bases, Fig. 4's metrics, Fig. 5's panels, judging the committed run again ----
+def curve_scores(mfsef_wins: dict, datasets=("entertainment", "recreation", "reference",
+                                             "health"), sizes=(10, 20, 30)):
+    """Curve scores on ``datasets``: on each metric of ``mfsef_wins`` (metric -> whether
+    MFSEF beats every selector there) at every size; AP-like metrics higher is better, the
+    losses lower."""
+    rows = []
+    for dataset in datasets:
+        for metric, wins in mfsef_wins.items():
+            better = 1.0 if metric not in ("HL", "RL", "OE", "CV") else -1.0
+            for size in sizes:
+                for method in METHODS:
+                    lead = 0.1 if method == "MFSEF" and wins else 0.0
+                    lead = -0.1 if method == "MFSEF" and not wins else lead
+                    rows.append({"dataset": dataset, "method": method, "n_features": size,
+                                 "metric": metric, "value": 0.5 + better * lead,
+                                 "fraction": size / 100, "in_table": size == 10})
+    return pd.DataFrame(rows)
+
+
+def test_fig4_other_sets_counts_only_fig4s_four_metrics():
+    # MFSEF wins every curve point on AP, HL, RL and OE and loses every point on four other
+    # metrics the run records: on Fig. 4's metrics alone its share won is 1 (effect +1/2)
+    claim = next(c for c in claims_mfsef.CATALOGUE if c.id == "fig4-other-sets")
+    wins = {**{m: True for m in claims_mfsef.METRICS},
+            **{m: False for m in ("CV", "macroF1", "microF1", "macroAUC")}}
+    row = claims_mfsef._other_curves_row(claim, curve_scores(wins))
+    assert row["effect"] == pytest.approx(0.5)  # pooled over 8 metrics it would be 0
+    assert row["reproduced_cases"] == "4 of 4"
+    assert "AP, HL, RL and OE" in row["noise"] and "AP, HL, RL and OE" in claim.cases
+    # and the four other metrics alone give nothing to count
+    only_others = curve_scores({m: False for m in ("CV", "macroF1")})
+    assert claims_mfsef._other_curves_row(claim, only_others)["reproduced"] == "not tested"
+
+
+def test_fig5_panels_follow_the_papers_order_ap_rl_hl_oe():
+    # seed 001 L103: the CD diagrams of AP, RL, HL and OE; (a), (b), (d) for AP, RL, OE
+    # and (c) for Hamming loss
+    assert claims_mfsef.FIG5_PANELS == {"AP": "a", "RL": "b", "HL": "c", "OE": "d"}
+    sources = {c.id: c.source for c in claims_mfsef.CATALOGUE}
+    assert {metric: sources[f"fig5-significant-{metric}"][-3:] for metric in
+            claims_mfsef.METRICS} == {"AP": "(a)", "HL": "(c)", "RL": "(b)", "OE": "(d)"}
+
+
+def test_stability_and_the_pmu_timing_are_our_reading_beside_the_papers_evidence():
+    claims = {c.id: c for c in claims_mfsef.CATALOGUE}
+    for claim_id in ("stable", "faster-than-pmu"):
+        assert claims[claim_id].basis == "our reading" and claims[claim_id].basis_reason
+        assert claims[claim_id].holm_family == "beside"
+    paper = [c for c in claims_mfsef.CATALOGUE if c.origin == "paper"]
+    assert {c.id for c in paper if c.basis != "paper"} == {"stable", "faster-than-pmu"}
+    # PMU 5 times slower on every set (p tiny): supported beside, and it no longer shares
+    # the Holm family of the paper's claims
+    scores, timings, instances = synthetic_results(second_everywhere)
+    stability = stability_of({"MFSEF": np.linspace(0.3, 0.6, 7),
+                              **{r: np.linspace(0.2, 0.5, 7) for r in
+                                 claims_mfsef.STABILITY_RIVALS}})
+    table = claims_mfsef.claims(scores, timings, claims_mfsef.claim_cases(instances),
+                                stability).set_index("id")
+    beside = table[table.basis != "paper"]
+    assert set(beside.index) == {"stable", "faster-than-pmu"}
+    np.testing.assert_allclose(beside.p_adjusted, holm(beside.p_value.to_numpy()))
+    assert table.loc["faster-than-pmu", "verdict"] == "supported"
+
+
+def test_rejudge_recomputes_fig4_other_sets_and_keeps_every_other_measurement(tmp_path):
+    scores, timings, instances = synthetic_results(second_everywhere)
+    committed = claims_mfsef.claims(scores, timings, claims_mfsef.claim_cases(instances))
+    # an older run: fig4-other-sets pooled over 8 metrics, the old Fig. 5 letters, no basis
+    old = committed.drop(columns=["basis", "basis_reason"]).set_index("id")
+    old.loc["fig4-other-sets", ["effect", "verdict_unadjusted", "reproduced"]] = \
+        [0.0, "inconclusive", "no"]
+    old.loc["fig5-significant-HL", "source"] = "§3.3, Fig. 5(b)"
+    old.reset_index().to_csv(tmp_path / "claims.csv", index=False)
+    wins = {**{m: True for m in claims_mfsef.METRICS}, "CV": False, "macroF1": False,
+            "microF1": False, "macroAUC": False}
+    # rejudge reads scores.csv for this row only: the curves of four sets other than Arts
+    curve_scores(wins).to_csv(tmp_path / "scores.csv", index=False)
+    table = claims_mfsef.rejudge(tmp_path).set_index("id")
+    assert table.loc["fig4-other-sets", "effect"] == pytest.approx(0.5)
+    assert table.loc["fig4-other-sets", "reproduced"] == "yes"
+    assert table.loc["fig5-significant-HL", "source"] == "§3.3, Fig. 5(c)"
+    assert table.loc["stable", "basis"] == "our reading"
+    kept = committed.set_index("id").drop(index="fig4-other-sets")
+    np.testing.assert_allclose(table.loc[kept.index, "effect"].astype(float),
+                               kept.effect.astype(float))
