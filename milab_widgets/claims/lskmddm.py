@@ -62,7 +62,15 @@ from milab_widgets.claims.catalogue import (
     untested,
 )
 from milab_widgets.claims.rejudge import rejudged
-from milab_widgets.claims.scopes import ALPHA, equivalent, every_case, faster, holm, on_average
+from milab_widgets.claims.scopes import (
+    ALPHA,
+    equivalent,
+    every_case,
+    exponent_gap,
+    faster,
+    holm,
+    on_average,
+)
 from milab_widgets.evaluation.claim_tests import CLAIM_COLUMNS, paired_case
 from milab_widgets.exceptions import InputError
 
@@ -707,8 +715,6 @@ def rejudge(folder: Path) -> pd.DataFrame:
     set, Tables 5-7 and Figs. 1-3's comparisons with KCCA apart (``summary.csv``,
     ``figs1_3_dimensions.csv``), Table 2's row with its departure said, and every Fig. 4 row
     on :func:`fig4_basis` (``fig4_timing.csv``). The others keep their measurements."""
-    from milab_widgets.experiments.lskmddm import exponent_gap  # the experiment's test
-
     folder = Path(folder)
     runs = pd.read_csv(folder / "runs.csv")
     summary = pd.read_csv(folder / "summary.csv")

@@ -53,11 +53,13 @@ from milab_widgets.evaluation.claim_tests import (
     across_datasets,
     paired_case,
     rank_gap_case,
+    verdict,
 )
 from milab_widgets.evaluation.ranking_stats import friedman_test, nemenyi_cd
 from milab_widgets.exceptions import InputError
 
-__all__ = ["ALPHA", "best_rank", "equivalent", "every_case", "faster", "holm", "on_average"]
+__all__ = ["ALPHA", "best_rank", "equivalent", "every_case", "exponent_gap", "faster", "holm",
+           "on_average"]
 
 #: The level of every verdict (two-sided 95 % intervals).
 ALPHA = 0.05
@@ -209,3 +211,33 @@ def _require_columns(table: pd.DataFrame, columns) -> None:
     missing = [column for column in columns if column not in table.columns]
     if missing:
         raise InputError(f"the cases table lacks the columns {missing}.")
+
+
+def exponent_gap(timing: pd.DataFrame, slower: str, faster: str,
+                 confidence: float = 0.95) -> dict:
+    """Claim test of b_slower - b_faster, the gap between two solvers' scaling exponents
+    in log(seconds) = a_(dataset, solver) + b_solver log(n) + e, fitted by least squares on
+    every repeat (one intercept per dataset and solver, one slope per solver, common
+    error variance): t interval and p on N - p degrees of freedom."""
+    pair = timing[timing.solver.isin([slower, faster])]
+    groups = pd.get_dummies(pair.dataset + " / " + pair.solver).to_numpy(dtype=float)
+    log_n = np.log(pair.n.to_numpy(dtype=float))
+    design = np.column_stack([groups, log_n * (pair.solver == slower),
+                              log_n * (pair.solver == faster)])
+    y = np.log(pair.seconds.to_numpy(dtype=float))
+    coefficients, _, rank, _ = np.linalg.lstsq(design, y, rcond=None)
+    df = len(y) - rank
+    contrast = np.zeros(design.shape[1])
+    contrast[-2:] = (1.0, -1.0)
+    effect = float(contrast @ coefficients)
+    test = "t on the exponent gap (least squares, log time on log n)"
+    if df < 1 or rank < design.shape[1]:
+        return {"effect": effect, "ci_low": np.nan, "ci_high": np.nan, "p_value": np.nan,
+                "verdict": verdict(np.nan, np.nan), "test": test, "n": len(y)}
+    residual = y - design @ coefficients
+    covariance = residual @ residual / df * np.linalg.inv(design.T @ design)
+    se = float(np.sqrt(contrast @ covariance @ contrast))
+    half = stats.t.ppf(0.5 + confidence / 2, df) * se
+    p = float(2 * stats.t.sf(abs(effect) / se, df)) if se > 0 else np.nan
+    return {"effect": effect, "ci_low": effect - half, "ci_high": effect + half, "p_value": p,
+            "verdict": verdict(effect - half, effect + half), "test": test, "n": len(y)}

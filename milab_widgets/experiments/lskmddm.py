@@ -46,6 +46,7 @@ from threadpoolctl import threadpool_limits
 from milab_widgets.claims import lskmddm as lskmddm_claims
 from milab_widgets.data.multilabel_sources import YAHOO_NAMES
 from milab_widgets.evaluation.cache import ResultCache
+from milab_widgets.claims.scopes import exponent_gap
 from milab_widgets.evaluation.claim_tests import verdict
 from milab_widgets.evaluation.grid import GridTask, run_grid
 from milab_widgets.experiments.tables import concat_or_empty, load_available, write_tables
@@ -522,36 +523,6 @@ def _resampled_macro_auc(Y, scores, counts) -> np.ndarray:
     valid = ~np.isnan(aucs)
     return np.where(valid.any(axis=1), np.nansum(aucs, axis=1) / np.maximum(valid.sum(axis=1), 1),
                     np.nan)
-
-
-def exponent_gap(timing: pd.DataFrame, slower: str, faster: str,
-                 confidence: float = 0.95) -> dict:
-    """Claim test of b_slower - b_faster, the gap between two solvers' scaling exponents
-    in log(seconds) = a_(dataset, solver) + b_solver log(n) + e, fitted by least squares on
-    every repeat (one intercept per dataset and solver, one slope per solver, common
-    error variance): t interval and p on N - p degrees of freedom."""
-    pair = timing[timing.solver.isin([slower, faster])]
-    groups = pd.get_dummies(pair.dataset + " / " + pair.solver).to_numpy(dtype=float)
-    log_n = np.log(pair.n.to_numpy(dtype=float))
-    design = np.column_stack([groups, log_n * (pair.solver == slower),
-                              log_n * (pair.solver == faster)])
-    y = np.log(pair.seconds.to_numpy(dtype=float))
-    coefficients, _, rank, _ = np.linalg.lstsq(design, y, rcond=None)
-    df = len(y) - rank
-    contrast = np.zeros(design.shape[1])
-    contrast[-2:] = (1.0, -1.0)
-    effect = float(contrast @ coefficients)
-    test = "t on the exponent gap (least squares, log time on log n)"
-    if df < 1 or rank < design.shape[1]:
-        return {"effect": effect, "ci_low": np.nan, "ci_high": np.nan, "p_value": np.nan,
-                "verdict": verdict(np.nan, np.nan), "test": test, "n": len(y)}
-    residual = y - design @ coefficients
-    covariance = residual @ residual / df * np.linalg.inv(design.T @ design)
-    se = float(np.sqrt(contrast @ covariance @ contrast))
-    half = stats.t.ppf(0.5 + confidence / 2, df) * se
-    p = float(2 * stats.t.sf(abs(effect) / se, df)) if se > 0 else np.nan
-    return {"effect": effect, "ci_low": effect - half, "ci_high": effect + half, "p_value": p,
-            "verdict": verdict(effect - half, effect + half), "test": test, "n": len(y)}
 
 
 def save_tables(results: Results, folder) -> list[Path]:

@@ -78,7 +78,9 @@ def test_claims_summary_leads_with_the_papers_claims_and_counts_the_projects_apa
     catalogue = (Claim("a", "A beats B everywhere", "§4", "every case", "3 sets"),
                  Claim("b", "A above 75 %", "Fig. 2", "above threshold", "1 set", margin=0.75),
                  Claim("c", "needs data", "Table 2", "every case", "2 sets"),
-                 Claim("d", "ours", "—", "faster", "2 sets", origin="project"))
+                 Claim("d", "ours", "—", "faster", "2 sets", origin="project"),
+                 Claim("e", "A beats B on a stand-in", "§4", "every case", "1 set",
+                       basis="stand-in data", basis_reason="digits for NUS-WIDE"))
 
     def result(effect, verdict, p):
         return {"effect": effect, "ci_low": effect - 0.01, "ci_high": effect + 0.01,
@@ -89,7 +91,8 @@ def test_claims_summary_leads_with_the_papers_claims_and_counts_the_projects_apa
                       noise="runs"),
             untested(catalogue[2], "missing"),
             claim_row(catalogue[3], {**result(2.0, "supported", 0.01), "null": 1.0},
-                      noise="timings")]
+                      noise="timings"),
+            claim_row(catalogue[4], result(-0.05, "contradicted", 0.001), noise="runs")]
     (tmp_path / "intH").mkdir()
     claims_table(rows, catalogue).to_csv(tmp_path / "intH" / "claims.csv", index=False)
     (tmp_path / "CDVSE").mkdir()  # the format before the catalogue: no counts
@@ -102,12 +105,17 @@ def test_claims_summary_leads_with_the_papers_claims_and_counts_the_projects_apa
     assert (row["paper's claims"], row["reproduced"], row["supported"], row["contradicted"],
             row["inconclusive"], row["not tested"]) == (3, "1 of 2", 1, 1, 0, 1)
     assert row["project's checks (supported · contradicted · inconclusive)"] == "1 · 0 · 0"
+    # the stand-in row counts beside the paper's claims, never in them
+    assert row["beside: the paper's claims on another basis (supported · contradicted · "
+               "inconclusive)"] == "0 · 1 · 0"
     markdown = report_tables.claims_summary_markdown(tmp_path).splitlines()
     assert markdown[0] == ("| paper | paper's claims | reproduced | supported | contradicted "
                            "| inconclusive | exact checks hold | exact checks fail | not tested "
+                           "| beside: the paper's claims on another basis (supported · "
+                           "contradicted · inconclusive) "
                            "| project's checks (supported · contradicted · inconclusive) |")
-    assert markdown[2].endswith("| 3 | 1 of 2 | 1 | 1 | 0 | 0 | 0 | 1 | 1 · 0 · 0 |")
-    assert markdown[3].endswith("| - | - | - | - | - | - | - | - | - |")
+    assert markdown[2].endswith("| 3 | 1 of 2 | 1 | 1 | 0 | 0 | 0 | 1 | 0 · 1 · 0 | 1 · 0 · 0 |")
+    assert markdown[3].endswith("| - | - | - | - | - | - | - | - | - | - |")
 
 
 def test_report_table_cells():
