@@ -305,3 +305,12 @@ def test_a_quick_real_run_gives_every_claim_exactly_one_row(require_dataset):
         assert speed.n == 2 and speed.effect > 0  # one ratio per data set
     text = inth.verdict_text(table)
     assert text.index("The paper's claims") < text.index("The project's own checks")
+
+
+def test_the_fold_noise_names_the_runs_own_number_of_outer_folds():
+    from milab_widgets.claims.inth import fold_noise
+
+    quick = pd.DataFrame({"fold": [0, 1, 2, 3, 4] * 2, "dataset": ["musk1"] * 10})
+    assert fold_noise(quick).startswith("outer folds of one 5-fold cross-validation")
+    paper = pd.DataFrame({"fold": list(range(10)), "dataset": ["musk1"] * 10})
+    assert fold_noise(paper).startswith("outer folds of one 10-fold cross-validation")
