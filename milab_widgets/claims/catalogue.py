@@ -96,7 +96,8 @@ class Claim:
     :data:`SCOPES`; ``cases`` what it covers, in words (e.g. "6 data sets x 2 classifiers");
     ``origin`` ``"paper"`` or ``"project"``; ``margin`` the equivalence margin or the
     threshold, in the effect's units, where the scope needs one; ``basis`` a key of
-    :data:`BASES` and ``basis_reason`` why, when it is not ``"paper"``. Holm's correction
+    :data:`BASES` and ``basis_reason`` why, when it is not ``"paper"``; ``timing`` marks a
+    claim about time whose scope does not say so (:attr:`measures_time`). Holm's correction
     runs within the claim's :attr:`holm_family`, its :func:`standing`."""
 
     id: str
@@ -108,6 +109,7 @@ class Claim:
     margin: float | None = None
     basis: str = "paper"
     basis_reason: str = ""
+    timing: bool = False
 
     def __post_init__(self):
         if self.scope not in SCOPES:
@@ -123,6 +125,12 @@ class Claim:
         if (self.basis == "paper") == bool(self.basis_reason):
             raise InputError(f"claim {self.id!r}: give basis_reason exactly when the basis "
                              "is not 'paper' (say why the row is not the paper's evidence).")
+
+    @property
+    def measures_time(self) -> bool:
+        """Whether the claim is about time (its verdict then needs the full protocol's
+        timings: see :func:`milab_widgets.claims.rejudge.timings_in_full_mode_only`)."""
+        return self.timing or self.scope in ("faster", "grows more slowly")
 
     @property
     def holm_family(self) -> str:

@@ -25,10 +25,16 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from milab_widgets.claims.catalogue import Claim, claims_table
+from milab_widgets.claims.catalogue import Claim, claims_table, untested
 from milab_widgets.exceptions import InputError
 
-__all__ = ["REJUDGED_RECORD", "read_rejudged", "record_rejudged", "rejudged"]
+__all__ = ["QUICK_TIMING", "REJUDGED_RECORD", "quick_run_claims", "read_rejudged", "record_rejudged", "rejudged",
+           "timings_in_full_mode_only"]
+
+#: Why a quick run decides no claim about time.
+QUICK_TIMING = ("timing, full mode only: a quick run times too few fits for a stable verdict "
+                "(the same seed gave different verdicts as the machine's load changed); "
+                "`milab reproduce PAPER --full` decides it")
 
 #: The record a judged-again folder keeps: when, and that its experiments were not re-run.
 REJUDGED_RECORD = "claims_rejudged.json"
@@ -63,6 +69,23 @@ def rejudged(committed: pd.DataFrame, catalogue: tuple[Claim, ...],
         raise InputError(f"the committed run has claims the catalogue no longer holds: "
                          f"{dropped}.")
     return claims_table(rows, catalogue)
+
+
+def timings_in_full_mode_only(table: pd.DataFrame, catalogue: tuple[Claim, ...]
+                              ) -> pd.DataFrame:
+    """A quick run's claims table with every claim about time
+    (:attr:`~milab_widgets.claims.catalogue.Claim.measures_time`) not tested
+    (:data:`QUICK_TIMING`), and Holm run again without them, so two identical quick runs give
+    identical tallies whatever the machine's load."""
+    untimed = [untested(claim, QUICK_TIMING) for claim in catalogue if claim.measures_time]
+    return rejudged(table, catalogue, untimed)
+
+
+def quick_run_claims(table: pd.DataFrame, catalogue: tuple[Claim, ...], quick: bool
+                     ) -> pd.DataFrame:
+    """``table`` as a run of that mode reports it: a quick run's claims about time in full
+    mode only (:func:`timings_in_full_mode_only`), a full run's as they are."""
+    return timings_in_full_mode_only(table, catalogue) if quick else table
 
 
 def _kept_row(claim: Claim, committed: pd.Series) -> dict:

@@ -55,6 +55,7 @@ from sklearn.decomposition import PCA
 from sklearn.preprocessing import MinMaxScaler
 from threadpoolctl import threadpool_limits
 
+from milab_widgets.claims.rejudge import quick_run_claims
 from milab_widgets.claims import cdvse as catalogue
 from milab_widgets.claims.text import claims_markdown
 from milab_widgets.data import load_dataset
@@ -275,7 +276,8 @@ class Results:
     @property
     def claims(self) -> pd.DataFrame:
         """One row per claim of the catalogue (``claims.csv``)."""
-        return catalogue.claims(self.claim_cases, self.timings, self.skipped)
+        table = catalogue.claims(self.claim_cases, self.timings, self.skipped)
+        return quick_run_claims(table, catalogue.CATALOGUE, self.settings.quick)
 
 
 def run(datasets=UCI_DATASETS, quick: bool = False, seed: int = 0, repetitions=None,

@@ -34,6 +34,7 @@ import pandas as pd
 from sklearn.model_selection import LeaveOneOut
 from sklearn.preprocessing import StandardScaler
 
+from milab_widgets.claims.rejudge import quick_run_claims
 from milab_widgets.claims import inth as catalogue
 from milab_widgets.claims.text import claims_markdown
 from milab_widgets.evaluation.cache import ResultCache
@@ -123,8 +124,9 @@ class Results:
     @property
     def claims(self) -> pd.DataFrame:
         """One row per claim of the catalogue (``claims.csv``)."""
-        return catalogue.claims(self.folds, parameter_curves(self.sweep, self.folds),
-                                self.skipped, alpha_timing=self.alpha_timing)
+        table = catalogue.claims(self.folds, parameter_curves(self.sweep, self.folds),
+                                 self.skipped, alpha_timing=self.alpha_timing)
+        return quick_run_claims(table, catalogue.CATALOGUE, self.settings.quick)
 
     @property
     def alpha_search(self) -> pd.DataFrame:

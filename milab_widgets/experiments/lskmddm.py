@@ -43,6 +43,7 @@ from scipy.linalg import subspace_angles
 from sklearn.decomposition import KernelPCA
 from threadpoolctl import threadpool_limits
 
+from milab_widgets.claims.rejudge import quick_run_claims
 from milab_widgets.claims import lskmddm as lskmddm_claims
 from milab_widgets.data.multilabel_sources import YAHOO_NAMES
 from milab_widgets.evaluation.cache import ResultCache
@@ -164,10 +165,11 @@ class Results:
     def claims(self) -> pd.DataFrame:
         """``claims.csv``: one row per claim of the paper's catalogue
         (:data:`milab_widgets.claims.lskmddm.CATALOGUE`)."""
-        return lskmddm_claims.claims(self.summary, self.claim_cases, self.table2,
-                                     cpu_timing(self.timing), self.dimensions, exponent_gap,
-                                     self.settings.repetitions, self.runs,
-                                     self._test_train_ratio)
+        table = lskmddm_claims.claims(self.summary, self.claim_cases, self.table2,
+                                      cpu_timing(self.timing), self.dimensions, exponent_gap,
+                                      self.settings.repetitions, self.runs,
+                                      self._test_train_ratio)
+        return quick_run_claims(table, lskmddm_claims.CATALOGUE, self.settings.quick)
 
 
 def run(quick: bool = False, seed: int = 0, repetitions: int | None = None, cache_dir=None,

@@ -36,6 +36,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from milab_widgets.claims.rejudge import quick_run_claims
 from milab_widgets.claims import mfsef as mfsef_claims
 from milab_widgets.claims.mfsef import FIG4_DATASET, FIG4_MAX_FEATURES, PAPER_MFSEF_RANKS
 from milab_widgets.evaluation.cache import ResultCache
@@ -155,7 +156,9 @@ class Results:
     def claims(self) -> pd.DataFrame:
         """``claims.csv``: one row per claim of the paper's catalogue
         (:data:`milab_widgets.claims.mfsef.CATALOGUE`)."""
-        return mfsef_claims.claims(self.scores, self.timings, self.claim_cases, self.stability)
+        table = mfsef_claims.claims(self.scores, self.timings, self.claim_cases,
+                                    self.stability)
+        return quick_run_claims(table, mfsef_claims.CATALOGUE, self.settings.quick)
 
 
 def make_selector(method: str, n_features: int, settings: Settings):

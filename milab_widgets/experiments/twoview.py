@@ -40,7 +40,8 @@ from milab_widgets.data.image_bags import DIGIT_SUBSETS, digits_two_view
 from milab_widgets.data.synthetic_bags import synthetic_two_view_bags
 from milab_widgets.data.twoview_files import TwoViewBags, read_two_view_folder
 from milab_widgets.evaluation.cache import ResultCache
-from milab_widgets.claims.twoview import claims_and_cases
+from milab_widgets.claims.rejudge import quick_run_claims
+from milab_widgets.claims.twoview import CATALOGUE, claims_and_cases
 from milab_widgets.evaluation.clustering_scores import clustering_accuracy
 from milab_widgets.evaluation.grid import GridTask, run_grid
 from milab_widgets.exceptions import DataFormatError, InputError
@@ -134,7 +135,7 @@ class Results:
     def claims(self) -> pd.DataFrame:
         """One row per claim of the paper's catalogue and the project's checks
         (:mod:`milab_widgets.claims.twoview`): ``claims.csv``."""
-        return self._claims_and_cases[0]
+        return quick_run_claims(self._claims_and_cases[0], CATALOGUE, self.settings.quick)
 
     @property
     def claim_cases(self) -> pd.DataFrame:

@@ -334,7 +334,11 @@ def test_a_quick_real_run_gives_every_claim_exactly_one_row(require_dataset):
     claims = results.claims
     assert list(claims.columns) == CATALOGUE_COLUMNS
     assert list(claims.id) == [claim.id for claim in catalogue.CATALOGUE]
-    assert (claims.reproduced != "not tested").all()
+    # a quick run leaves the claim about time (faster testing) to the full protocol
+    timed = claims.id == "faster-testing"
+    assert (claims.reproduced[~timed] != "not tested").all()
+    assert claims.reproduced[timed].tolist() == ["not tested"]
+    assert claims.noise[timed].str.startswith("timing, full mode only").all()
     cases = results.claim_cases
     assert set(cases[cases.parameters == "marginals"].test) == \
         {"corrected resampled t (Nadeau-Bengio)"}
