@@ -26,8 +26,11 @@ dataset), still gets a script with a note saying so at its top -- never a traceb
 from __future__ import annotations
 
 import ast
+import base64
 import html
+import os
 import re
+import tempfile
 import textwrap
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -39,12 +42,18 @@ import ipywidgets as widgets
 import numpy as np
 
 from milab_widgets.exceptions import InputError
+from milab_widgets.widgets.base import on_press
 from milab_widgets.widgets.clipboard import SCOPE_CLASS, ClipboardButton
 
-__all__ = ["AsCode", "CodeBar", "Recipe", "panel_code", "python_literal", "save_panel"]
+__all__ = ["APP_ENV", "AsCode", "CodeBar", "Recipe", "download_link", "in_app", "panel_code",
+           "panel_files", "python_literal", "save_panel"]
 
 #: Chart formats :func:`save_panel` writes (vl-convert renders both).
 CHART_FORMATS = ("png", "svg")
+#: Set to 1 by ``milab app`` for its kernels: "save" becomes "download".
+APP_ENV = "MILAB_APP"
+DOWNLOAD_CLASS = "milab-download"
+DOWNLOAD_TYPES = {".png": "image/png", ".svg": "image/svg+xml", ".csv": "text/csv"}
 #: DOM class of the text area showing a panel's code.
 CODE_CLASS = "milab-code"
 
@@ -238,25 +247,34 @@ class CodeBar(widgets.VBox):
     browser let it, and shows the code in ``code_area`` -- selected there, for Ctrl+C, when
     the browser refuses the clipboard. "save" writes the panel's charts and tables to the
     folder typed in ``folder`` and lists the files in ``message``, or says why nothing was
-    written. Neither touches the panel's own status line or error."""
+    written. Neither touches the panel's own status line or error.
 
-    def __init__(self, panel, folder: str = "milab-saved"):
+    In ``milab app`` (``downloads``; default: the :data:`APP_ENV` variable the app sets)
+    the files are the browser's, not the server's: "download chart and table" renders them
+    in a temporary folder and lists them in ``message`` as links that download them, and
+    nothing is written anywhere else -- Voilà's kernel runs in the installed package's own
+    folder, where the old "save" wrote (issue 33)."""
+
+    def __init__(self, panel, folder: str = "milab-saved", downloads: bool | None = None):
         self._panel = panel
+        self.downloads = in_app() if downloads is None else downloads
         self.copy_button = ClipboardButton(self.show_code, description="copy as code",
                                            tooltip="copy the Python that reproduces this "
                                                    "panel to the clipboard",
                                            select=f".{CODE_CLASS} textarea")
-        self.save_button = widgets.Button(description="save chart and table", icon="download",
-                                          tooltip="write the charts (PNG, SVG) and tables "
-                                                  "(CSV) shown to the folder",
-                                          layout={"width": "auto", "flex": "none"})
+        self.save_button = widgets.Button(
+            description="download chart and table" if self.downloads else "save chart and table",
+            icon="download", layout={"width": "auto", "flex": "none"},
+            tooltip="the charts (PNG, SVG) and tables (CSV) shown, "
+                    + ("as downloads" if self.downloads else "written to the folder"))
         self.folder = widgets.Text(value=folder, description="to folder",
-                                   layout={"width": "260px"})
+                                   layout={"width": "260px",
+                                           "display": "none" if self.downloads else None})
         self.message = widgets.HTML("")
         self.code_area = widgets.Textarea(value="", rows=18,
                                           layout={"width": "100%", "display": "none"})
         self.code_area.add_class(CODE_CLASS)
-        self.save_button.on_click(lambda _: self.save())
+        on_press(self.save_button, self.offer_downloads if self.downloads else self.save)
         super().__init__([widgets.HBox([self.copy_button, self.save_button, self.folder]),
                           self.message, self.code_area])
         self.add_class(SCOPE_CLASS)
@@ -275,10 +293,46 @@ class CodeBar(widgets.VBox):
         try:
             paths = self._panel.save(self.folder.value.strip() or ".")
         except (InputError, OSError) as error:
-            self.message.value = (f'<span style="color:#b00020">nothing saved: '
-                                  f"{html.escape(str(error))}</span>")
+            self._refuse(error)
             return []
         names = ", ".join(html.escape(path.name) for path in paths)
         self.message.value = (f"<small>saved {len(paths)} files to "
                               f"{html.escape(str(paths[0].parent))}: {names}</small>")
         return paths
+
+    def offer_downloads(self) -> list[str]:
+        """Render the panel's charts and tables and list them as download links; return
+        the file names."""
+        try:
+            files = panel_files(self._panel)
+        except (InputError, OSError) as error:
+            self._refuse(error)
+            return []
+        links = " · ".join(download_link(name, content) for name, content in files.items())
+        self.message.value = f"<small>{len(files)} files, click to download: {links}</small>"
+        return list(files)
+
+    def _refuse(self, error: Exception) -> None:
+        self.message.value = (f'<span style="color:#b00020">nothing saved: '
+                              f"{html.escape(str(error))}</span>")
+
+
+def in_app() -> bool:
+    """Whether this kernel serves ``milab app`` (whose server sets :data:`APP_ENV` to 1)."""
+    return os.environ.get(APP_ENV) == "1"
+
+
+def panel_files(panel) -> dict[str, bytes]:
+    """What :func:`save_panel` writes, as {file name: content}, written nowhere that stays
+    (a temporary folder, removed)."""
+    with tempfile.TemporaryDirectory(prefix="milab-download-") as folder:
+        return {path.name: path.read_bytes() for path in save_panel(panel, folder)}
+
+
+def download_link(name: str, content: bytes) -> str:
+    """An HTML link that makes the browser download ``content`` as ``name`` (a data URI: the
+    file travels in the page, with nothing served)."""
+    kind = DOWNLOAD_TYPES[Path(name).suffix]
+    encoded = base64.b64encode(content).decode("ascii")
+    return (f'<a download="{html.escape(name)}" href="data:{kind};base64,{encoded}" '
+            f'class="{DOWNLOAD_CLASS}">{html.escape(name)}</a>')

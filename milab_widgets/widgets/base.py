@@ -23,6 +23,7 @@ import time
 import traceback
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
+from weakref import WeakKeyDictionary
 
 import ipywidgets as widgets
 from IPython.display import display
@@ -32,11 +33,13 @@ from milab_widgets.exceptions import InputError
 from milab_widgets.widgets.entries import NumberBox, typed_sliders
 from milab_widgets.widgets.papers import paper_header
 
-__all__ = ["Panel", "StatusArea", "dataset_choices", "ranged_int", "show_chart_image", "show_objects",
-           "show_table", "styled", "widget_note"]
+__all__ = ["Panel", "StatusArea", "clear_shown", "close_tree", "dataset_choices", "on_press",
+           "ranged_int", "show_chart_image", "show_objects", "show_table", "styled",
+           "widget_note"]
 
 _ERROR_STYLE = "color:#b00020"
 _STALE_STYLE = "color:#8a5a00;background:#fff4d6;padding:2px 6px"
+_SHOWN: WeakKeyDictionary = WeakKeyDictionary()  # an Output -> the widgets show_objects put in it
 
 
 class StatusArea:
@@ -353,7 +356,7 @@ class Panel(widgets.VBox):
         panel, shown only while it is not live (:mod:`milab_widgets.widgets.snapshot`)."""
         from milab_widgets.widgets.snapshot import display_with_snapshot
 
-        self.snapshot = display_with_snapshot(self, "this panel", lambda: (self.title, self))
+        self.snapshot = display_with_snapshot(self, "this panel", lambda: [(self.title, self)])
 
     # -- the main view (see StatusArea) ---------------------------------------------------------
     def checked(self, control) -> int:
@@ -457,6 +460,21 @@ class Panel(widgets.VBox):
         self.status_area.show_error(error)
 
 
+def on_press(button: widgets.Button, action) -> None:
+    """Call ``action()`` when ``button`` is pressed, with the button disabled until it has
+    finished: the front end greys it at once, so further clicks during a long run do not
+    queue the same run again (issue 33: three clicks ran CDVSE's protocol three times)."""
+
+    def pressed(_button) -> None:
+        button.disabled = True
+        try:
+            action()
+        finally:
+            button.disabled = False
+
+    button.on_click(pressed)
+
+
 def dataset_choices(table, preferred: Sequence[str] = ()) -> tuple[list[tuple[str, str]], str]:
     """Dropdown options for the datasets of ``table`` (rows of ``list_datasets()``): (label,
     name) pairs, unavailable ones labelled "(missing)" so a user sees what a fetch would
@@ -470,11 +488,38 @@ def dataset_choices(table, preferred: Sequence[str] = ()) -> tuple[list[tuple[st
 
 
 def show_objects(output: widgets.Output, *objects) -> None:
-    """Replace what ``output`` shows with ``objects`` (charts, DataFrames, HTML, ...)."""
-    output.clear_output(wait=True)
+    """Replace what ``output`` shows with ``objects`` (charts, DataFrames, HTML, ...).
+
+    The widgets among ``objects`` become the output's own: :func:`clear_shown` (which this
+    calls first) closes them when they are replaced, so neither the kernel nor a saved
+    notebook keeps widgets that are no longer on screen (issue 33: 183 stale models, 7.4 MB,
+    in a saved lab). Pass a new widget each time, never one the panel keeps.
+    """
+    clear_shown(output, wait=True)
     with output:
         for item in objects:
             display(item)
+    _SHOWN[output] = [item for item in objects if isinstance(item, widgets.Widget)]
+
+
+def clear_shown(output: widgets.Output, wait: bool = False) -> None:
+    """Clear ``output`` and close the widgets :func:`show_objects` showed in it (and the
+    widgets under them); ``wait`` keeps the old view until new output arrives."""
+    output.clear_output(wait=wait)
+    for item in _SHOWN.pop(output, ()):
+        close_tree(item)
+
+
+def close_tree(widget: widgets.Widget) -> None:
+    """Close ``widget`` and every widget it holds (children, and its own layout and style,
+    which are widget models too), in the kernel and the front end; a closed widget leaves
+    the saved widget state."""
+    for name in widget.keys:
+        value = getattr(widget, name)
+        for held in value if isinstance(value, (tuple, list)) else (value,):
+            if isinstance(held, widgets.Widget) and held.comm is not None:
+                close_tree(held)
+    widget.close()
 
 
 def show_table(output: widgets.Output, frame, caption: str = "", legend: str = "",

@@ -30,7 +30,9 @@ from milab_widgets.widgets import recipes
 from milab_widgets.widgets.as_code import AsCode
 from milab_widgets.widgets.base import (
     Panel,
+    clear_shown,
     dataset_choices,
+    on_press,
     ranged_int,
     show_objects,
     show_table,
@@ -122,7 +124,7 @@ class CDVSEPanel(AsCode, Panel):
         for control in (self.dataset, self.zeta, self.C, self.M, self.sigma, self.lam,
                         self.gamma_l1, self.seed):
             control.observe(lambda _: self.update(), "value")
-        self.uci_button.on_click(lambda _: self.run_uci())
+        on_press(self.uci_button, self.run_uci)
         self.boundary_view.on_select("sample_pick", self._on_sample_click)
         self.stale_when_changed([self.uci_dataset, self.repetitions], UCI_ACTION, self.uci)
         if update:
@@ -204,7 +206,7 @@ class CDVSEPanel(AsCode, Panel):
             self.scores.value = self._score_text()
             self.sample_distances = None
             self.sample_info.value = CLICK_HINT
-            self.sample_output.clear_output()
+            clear_shown(self.sample_output)
             self.boundary_view.show(self.boundary)
             self.weights_view.show(self.weights)
             self.objective_view.show(self.objective)

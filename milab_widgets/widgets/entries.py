@@ -12,7 +12,9 @@ control with what it refused, the allowed range and what it used:
   <milab_widgets.widgets.base.StatusArea.checked>`); text that is not a whole number (or
   nothing) is refused and the box says which value stays in use.
 * :func:`with_entry` -- a slider whose readout is a text entry: a value outside the slider's
-  range is refused, the nearest end is used, and the note beside says both.
+  range is refused, the nearest end is used, and the note beside says both; a value between
+  two steps is put on the nearer, and the note says so; a percentage slider reads what is
+  typed in percent, as its entry shows it ("7" and "7%" are both 7 %).
 * :func:`tell` -- a note beside either, for a panel that changes a value itself (a dataset
   switch that resets a feature count says which and why).
 
@@ -196,7 +198,7 @@ def _use_typed(slider, text: str) -> str:
         return (f"{name} = '{shown}' refused: not {kind} ({allowed}); still using "
                 f"{_formatted(slider, slider.value)}.")
     used = min(max(number, low), high)
-    slider.value = int(used) if isinstance(slider, widgets.IntSlider) else used
+    slider.value = int(used) if isinstance(slider, widgets.IntSlider) else _on_step(slider, used)
     if used != number:
         return f"{name} = {shown} refused: {allowed}; used {_formatted(slider, slider.value)}."
     if not math.isclose(slider.value, number, rel_tol=1e-9, abs_tol=1e-12):
@@ -204,14 +206,25 @@ def _use_typed(slider, text: str) -> str:
     return ""
 
 
+def _on_step(slider, value: float) -> float:
+    """``value`` on the grid of a linear float slider's steps from its minimum (what a drag
+    could give, and what its readout can show: 12.5 % on a 1 % step is 12 %, said in the
+    note); a log slider's value as given."""
+    if isinstance(slider, widgets.FloatLogSlider) or not slider.step:
+        return value
+    steps = round((value - slider.min) / slider.step)
+    return min(round(slider.min + steps * slider.step, 12), slider.max)
+
+
 def _typed_number(text: str, percent: bool = False) -> float | None:
     """``text`` as a finite number, else None. Commas are read only as thousands separators
-    ("1,000" or "12,345.5"; "0,5" is refused, not read as 5); a trailing % divides by 100
-    where ``percent`` (the slider shows percentages)."""
+    ("1,000" or "12,345.5"; "0,5" is refused, not read as 5). Where ``percent`` (the slider
+    shows percentages, e.g. "5%") the number is read as the entry shows it, in percent,
+    with or without the % sign: "7" is 7 % (issue 33: it was read as 700 % and refused)."""
     text = text.strip()
-    scale = 1.0
+    scale = 0.01 if percent else 1.0
     if percent and text.endswith("%"):
-        text, scale = text[:-1], 0.01
+        text = text[:-1]
     if "," in text:
         if not THOUSANDS.fullmatch(text):
             return None

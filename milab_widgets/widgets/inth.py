@@ -29,7 +29,14 @@ from milab_widgets.mil import metric_distance, nca_alpha_curve, tune_alpha_nca
 from milab_widgets.mil.neighbors import SCALINGS, make_bag_classifier
 from milab_widgets.widgets import recipes
 from milab_widgets.widgets.as_code import AsCode
-from milab_widgets.widgets.base import Panel, dataset_choices, ranged_int, show_table
+from milab_widgets.widgets.base import (
+    Panel,
+    clear_shown,
+    dataset_choices,
+    on_press,
+    ranged_int,
+    show_table,
+)
 from milab_widgets.widgets.live import LiveChart
 
 __all__ = ["IntHPanel"]
@@ -180,7 +187,7 @@ class IntHPanel(AsCode, Panel):
         self.classifier.observe(self._on_classifier, "value")
         self.k.observe(lambda change: setattr(self.citers, "value", change["new"] + 2), "value")
         self.alpha_mode.observe(self._on_alpha_mode, "value")
-        self.run_button.on_click(lambda _: self.run())
+        on_press(self.run_button, self.run)
         self.bag.observe(self._on_bag, "value")
         self.heatmap_view.on_select("bag_pick", self._on_bag_click)
         self.curve_view.on_select("alpha_pick", self._on_alpha_click)
@@ -346,7 +353,7 @@ class IntHPanel(AsCode, Panel):
         self.fold_scores = self.curve_chart = self.heatmap_chart = self.held_out = None
         self.accuracy.value = "Press <b>Run</b> to cross-validate the current setting."
         self.bag_result.value = ""
-        self.bag_output.clear_output()
+        clear_shown(self.bag_output)
         for view in (self.curve_view, self.heatmap_view):
             view.clear()
         self.mark_fresh()

@@ -93,17 +93,18 @@ class Lab(widgets.Tab):
         return bundle
 
     def _ipython_display_(self) -> None:
-        """A note on how to bring the lab back with a snapshot of its shown tab, shown only
+        """A note on how to bring the lab back with a snapshot of its built panels, shown only
         while the lab is not live (a saved notebook reopened:
         :mod:`milab_widgets.widgets.snapshot`), then the lab."""
         from milab_widgets.widgets.snapshot import display_with_snapshot
 
         self.snapshot = display_with_snapshot(self, "the lab", self._shown_for_snapshot)
 
-    def _shown_for_snapshot(self) -> tuple:
-        """The selected tab's title and its panel (None while not built)."""
-        title = self.titles[self.selected_index or 0]
-        return title, self.panels.get(title)
+    def _shown_for_snapshot(self) -> list[tuple]:
+        """(title, panel) of every tab whose panel is built, in tab order; the selected
+        tab's title with None while none is."""
+        built = [(title, self.panels[title]) for title in self.titles if title in self.panels]
+        return built or [(self.titles[self.selected_index or 0], None)]
 
     def _on_view(self, change) -> None:
         if change["new"]:
@@ -114,14 +115,20 @@ class Lab(widgets.Tab):
             self._build(change["new"])
 
     def _build(self, index: int) -> None:
+        """Build the panel of tab ``index`` once, in place of its loading note (closed)."""
+        from milab_widgets.widgets.base import close_tree
+
         title = self.titles[index]
         if title in self.panels:
             return
         module, name = LAB_PANELS[title]
-        self.children[index].children = [widgets.HTML(f"loading {title} ...")]
+        placeholders = self.children[index].children or (widgets.HTML(f"loading {title} ..."),)
+        self.children[index].children = placeholders
         panel = getattr(import_module(module), name)()
         self.panels[title] = panel
         self.children[index].children = [panel]
+        for placeholder in placeholders:
+            close_tree(placeholder)
 
     def shown_panel(self):
         """The panel of the selected tab (built if it is not yet).

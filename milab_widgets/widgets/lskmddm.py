@@ -36,7 +36,14 @@ from milab_widgets.experiments.lskmddm import (
 )
 from milab_widgets.widgets import recipes
 from milab_widgets.widgets.as_code import AsCode
-from milab_widgets.widgets.base import Panel, dataset_choices, show_objects, show_table
+from milab_widgets.widgets.base import (
+    Panel,
+    clear_shown,
+    dataset_choices,
+    on_press,
+    show_objects,
+    show_table,
+)
 from milab_widgets.widgets.entries import tell
 from milab_widgets.widgets.live import LiveChart
 
@@ -137,7 +144,6 @@ class LSkMDDMPanel(AsCode, Panel):
         self.metrics_output, self.times_output = widgets.Output(), widgets.Output()
         self.selection_output = widgets.Output()
         self.note = widgets.HTML()
-        self.press_run = widgets.HTML(PRESS_RUN)
         super().__init__(
             "kernel MDDM as least squares (LSkMDDM, rLSkMDDM, OLSkMDDM)",
             controls=[widgets.HBox([self.dataset, self.method]),
@@ -150,8 +156,8 @@ class LSkMDDMPanel(AsCode, Panel):
         )
         self._clear()
         self.dataset.observe(lambda _: self.load(), "value")
-        self.run_button.on_click(lambda _: self.run())
-        self.time_button.on_click(lambda _: self.time())
+        on_press(self.run_button, self.run)
+        on_press(self.time_button, self.time)
         self.label.observe(lambda _: self._recolour(), "value")
         self.scatter_view.on_select("brush", self._on_brush)
         self.stale_when_changed([self.method, self.eta, self.dimension])
@@ -207,7 +213,7 @@ class LSkMDDMPanel(AsCode, Panel):
                        caption=f"<b>{html.escape(self.method.value)}</b>, dimension {size}, "
                        "ML-kNN (k = 10) on the held-out rows:", legend=METRICS_LEGEND)
             self.selection_stats = None
-            self.selection_output.clear_output()
+            clear_shown(self.selection_output)
             self._redraw()
             self.mark_fresh()
 
@@ -248,7 +254,7 @@ class LSkMDDMPanel(AsCode, Panel):
             return
         with self.working("label statistics of the brushed rows"):
             self.selection_stats = None
-            self.selection_output.clear_output()
+            clear_shown(self.selection_output)
             if ranges:
                 inside = self.brushed(ranges)
                 stats = label_statistics(self._data[3], inside, self._label_names)
@@ -273,8 +279,8 @@ class LSkMDDMPanel(AsCode, Panel):
         self.scores = self.embedding = self.solver_times = self.selection_stats = None
         self.scatter_view.clear()
         for output in (self.metrics_output, self.times_output, self.selection_output):
-            output.clear_output()
-        show_objects(self.metrics_output, self.press_run)
+            clear_shown(output)
+        show_objects(self.metrics_output, widgets.HTML(PRESS_RUN))
         self.mark_fresh()
 
     def _loaded(self) -> tuple:
@@ -288,7 +294,7 @@ class LSkMDDMPanel(AsCode, Panel):
         """Redraw the scatter in the chosen label's colours; the new chart has no brush, so
         the brushed rows' table goes with the old one."""
         self.selection_stats = None
-        self.selection_output.clear_output()
+        clear_shown(self.selection_output)
         self._redraw()
 
     def _redraw(self) -> None:

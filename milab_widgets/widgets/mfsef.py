@@ -45,7 +45,9 @@ from milab_widgets.widgets import recipes
 from milab_widgets.widgets.as_code import AsCode
 from milab_widgets.widgets.base import (
     Panel,
+    clear_shown,
     dataset_choices,
+    on_press,
     ranged_int,
     show_chart_image,
     show_table,
@@ -178,7 +180,7 @@ class MFSEFPanel(AsCode, Panel):
         self.expert_mode.observe(self._on_expert_mode, "value")
         for control in (self.n_experts, self.experts):
             control.observe(lambda _: self.show_experts(), "value")
-        self.run_button.on_click(lambda _: self.run())
+        on_press(self.run_button, self.run)
         self.ratios.observe(lambda _: self._check_ratios(), "value")
         self.curves_view.on_select("method_pick", self._on_method_click)
         self.stale_when_changed([self.expert_mode, self.n_experts, self.experts, self.ratios,
@@ -281,7 +283,7 @@ class MFSEFPanel(AsCode, Panel):
             self.curves_view.show(self.curves_chart)
             self._show_table(scores, timings)
             self.selected = None
-            self.selected_output.clear_output()
+            clear_shown(self.selected_output)
             self.mark_fresh()
 
     def show_selected(self, method: str) -> None:
@@ -326,7 +328,7 @@ class MFSEFPanel(AsCode, Panel):
         self.scores = self.curves_chart = self.selected = None
         self.summary.value = "Press <b>Run</b> to compare the selectors."
         for output in (self.table_output, self.selected_output):
-            output.clear_output()
+            clear_shown(output)
         self.curves_view.clear()
         self.mark_fresh()
 

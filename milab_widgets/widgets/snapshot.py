@@ -4,7 +4,8 @@ JupyterLab 4.6's widget manager (@jupyter-widgets/jupyterlab-manager 5.0) reads 
 notebook's saved widget state only once a kernel has connected, so a saved lab reopened with
 no kernel shows "Loading widget..." for good (upstream: jupyter-widgets/ipywidgets#3773,
 jupyterlab/jupyterlab#15361). The lab (and a panel displayed alone) therefore also keeps a
-plain-HTML rendering of its shown tab in the output before the widget -- the output that
+plain-HTML rendering of its panels (every panel the lab has built, in tab order, so a lab
+reopened with no kernel shows each tab as last seen) in the output before the widget -- the output that
 holds the note on bringing it back (:mod:`milab_widgets.widgets.revive`), hidden by the same
 style rule while the widget is live:
 
@@ -28,7 +29,7 @@ import base64
 import html
 import time
 import uuid
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
 import ipywidgets as widgets
 from ipywidgets.widgets.widget import _instances  # the kernel's widgets by model id
@@ -47,19 +48,33 @@ JPEG_QUALITY = 85
 #: Widget traits whose change can change what the shown tab displays.
 _WATCHED_TRAITS = ("children", "selected_index", "value", "outputs", "spec", "layout")
 _WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
+#: Chart images kept (the charts of the five panels, with room to spare), oldest dropped.
+_CACHED_CHARTS = 32
+_CHART_IMAGES: dict[int, tuple] = {}  # id(chart) -> (chart, its <img> tag)
 
 
-def snapshot_html(name: str, panel, when: str | None = None) -> str:
-    """Plain HTML of what ``panel`` (titled ``name``) shows now, under a caption saying it is
-    a snapshot taken at ``when`` (default: now)."""
+def snapshot_html(shown: Sequence[tuple[str, object]], when: str | None = None) -> str:
+    """Plain HTML of what each ``(name, panel)`` of ``shown`` shows now, one after another
+    (a lab: every panel built, so a saved lab reopened with no kernel shows each tab as
+    last seen), under a caption saying it is a snapshot taken at ``when`` (default: now)."""
     when = when or time.strftime("%Y-%m-%d %H:%M")
-    caption = (f"snapshot of {html.escape(name)} as saved, {html.escape(when)}; run the cell "
-               "to bring the lab back")
-    body = "".join(_rendered(panel)) if panel is not None else (
-        f"<p>{html.escape(name)} was not built yet when the notebook was saved.</p>")
+    names = [name for name, _ in shown]
+    listed = names[0] if len(names) == 1 else f"{', '.join(names[:-1])} and {names[-1]}"
+    caption = (f"snapshot of {html.escape(listed)} as saved, {html.escape(when)}; run the "
+               "cell to bring the lab back")
+    body = "".join(_panel_html(name, panel, titled=len(shown) > 1) for name, panel in shown)
     return (f'<div class="{SNAPSHOT_CLASS}" style="border:1px dashed #b0b0b0;padding:6px">'
             f'<div class="milab-snapshot-caption" style="color:#666;font-style:italic">'
             f"{caption}</div>{body}</div>")
+
+
+def _panel_html(name: str, panel, titled: bool) -> str:
+    """One panel's part of the snapshot, under its name when the snapshot holds several."""
+    if panel is None:
+        return f"<p>{html.escape(name)} was not built yet when the notebook was saved.</p>"
+    title = (f'<div style="font-weight:bold;border-top:1px solid #ddd;margin-top:6px">'
+             f"{html.escape(name)}</div>" if titled else "")
+    return title + "".join(_rendered(panel))
 
 
 def _rendered(widget) -> list[str]:
@@ -96,9 +111,18 @@ def _control_value(widget) -> list[str]:
         return []
     shown = getattr(widget, "label", None) if widget.has_trait("label") else None
     value = shown if shown is not None else widget.value
-    if isinstance(value, float):
-        value = f"{value:.4g}"  # as a slider's readout shows it, not 0.639896038619753
+    if isinstance(value, float):  # as a slider's readout shows it, not 0.639896038619753
+        value = _formatted(widget, value)
     return [f"<span><b>{html.escape(description)}</b>: {html.escape(str(value))}</span>"]
+
+
+def _formatted(widget, value: float) -> str:
+    """``value`` in ``widget``'s readout format when it has one (a percentage slider: "5%"),
+    else to four significant digits."""
+    try:
+        return format(value, widget.readout_format)
+    except (AttributeError, TypeError, ValueError):
+        return f"{value:.4g}"
 
 
 def _output_parts(output: dict) -> list[str]:
@@ -123,21 +147,32 @@ def _text(value) -> str:
 def _chart_image(chart) -> str:
     """``chart`` as a JPEG ``<img>`` at its own size, rendered by vl-convert without its
     tooltips (an image cannot show them). JPEG at scale 1: intH's Musk1 heatmap is 69 kB
-    and 0.9 s as JPEG, 234 kB and 1.3 s as PNG, 612 kB as the notebooks' 2x PNG."""
+    and 0.9 s as JPEG, 234 kB and 1.3 s as PNG, 612 kB as the notebooks' 2x PNG.
+
+    Rendered once per chart object (a redraw makes a new one): a lab snapshot holds every
+    panel's charts, and re-rendering all of them after each click would hold the kernel for
+    seconds."""
+    cached = _CHART_IMAGES.get(id(chart))
+    if cached is not None and cached[0] is chart:
+        return cached[1]
     image = chart_image(without_tooltips(chart.to_dict()), "jpeg", scale=1,
                         quality=JPEG_QUALITY)
-    return f'<img src="data:image/jpeg;base64,{base64.b64encode(image).decode("ascii")}">'
+    tag = f'<img src="data:image/jpeg;base64,{base64.b64encode(image).decode("ascii")}">'
+    if len(_CHART_IMAGES) >= _CACHED_CHARTS:
+        _CHART_IMAGES.pop(next(iter(_CHART_IMAGES)))
+    _CHART_IMAGES[id(chart)] = (chart, tag)
+    return tag
 
 
 class Snapshot:
-    """One displayed snapshot of a widget's shown tab, re-rendered after each change.
+    """One displayed snapshot of a widget's panels, re-rendered after each change.
 
     Parameters
     ----------
     what : str
         What the widget is, for the note (e.g. "the lab").
     shown : callable
-        Returns ``(name, panel)`` of the tab shown (``panel`` None while not built).
+        Returns the ``(name, panel)`` pairs to show (``panel`` None while not built).
 
     Attributes
     ----------
@@ -152,8 +187,8 @@ class Snapshot:
         self._watched: set[int] = set()
 
     def html(self) -> str:
-        """The snapshot of the tab shown now."""
-        return snapshot_html(*self.shown())
+        """The snapshot of the panels as they show now."""
+        return snapshot_html(self.shown())
 
     def refresh(self) -> None:
         """Render the snapshot now and replace the displayed one."""
@@ -200,7 +235,7 @@ def _parts(widget) -> list:
 
 
 def display_with_snapshot(widget, what: str, shown: Callable[[], tuple]) -> Snapshot:
-    """Display the note on bringing ``widget`` back with a snapshot of its shown tab
+    """Display the note on bringing ``widget`` back with a snapshot of its panels
     (``shown`` as in :class:`Snapshot`), then ``widget``; keep the snapshot up to date."""
     snapshot = Snapshot(what, shown)
     display_with_note(widget, what, snapshot.html(), display_id=snapshot.display_id)

@@ -33,7 +33,15 @@ from milab_widgets.evaluation.clustering_scores import (
 from milab_widgets.experiments import twoview as experiment
 from milab_widgets.widgets import recipes
 from milab_widgets.widgets.as_code import AsCode
-from milab_widgets.widgets.base import Panel, ranged_int, show_objects, show_table, styled
+from milab_widgets.widgets.base import (
+    Panel,
+    clear_shown,
+    on_press,
+    ranged_int,
+    show_objects,
+    show_table,
+    styled,
+)
 from milab_widgets.widgets.live import LiveChart
 
 __all__ = ["TwoViewPanel"]
@@ -119,7 +127,7 @@ class TwoViewPanel(AsCode, Panel):
                          paper="TwoViewMIC")
         self._clear_results()
         self.dataset.observe(lambda _: self.load(), "value")
-        self.run_button.on_click(lambda _: self.run())
+        on_press(self.run_button, self.run)
         self.confusion_view.on_select("cell_pick", self._on_cell_click)
         self.stale_when_changed([self.generator, self.views, self.kernel, self.alpha, self.beta,
                                  self.fraction, self.seed, self.max_iter])
@@ -285,7 +293,7 @@ class TwoViewPanel(AsCode, Panel):
         self.curve_chart = self.confusion_chart = self.cell_bags = None
         self.accuracy.value = "Press <b>Run</b> to cluster with the current setting."
         for output in (self.cell_output, self.baselines):
-            output.clear_output()
+            clear_shown(output)
         for view in (self.curve_view, self.confusion_view):
             view.clear()
         self.mark_fresh()

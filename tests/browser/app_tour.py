@@ -11,7 +11,9 @@ shows when it is not live (:mod:`milab_widgets.widgets.revive`). Then, for each 
 steps as the JupyterLab tour (:data:`tests.browser.lab_tour.STEPS`): open the tab, operate
 its control, make its click or brush in a live chart, and check the panel's answer
 (``step.shows``) and charts with the JupyterLab tour's own checks; last, its "copy as code"
-puts the code shown in its text area on the clipboard. A panel whose dataset is missing is
+puts the code shown in its text area on the clipboard, and its "download chart and table"
+gives links whose first reaches the browser as a PNG download. Nothing may be written in
+the installed package's folder (where Voilà's kernel runs) by the whole tour. A panel whose dataset is missing is
 checked as the JupyterLab tour checks it (unless ``MILAB_REQUIRE_DATA=1``).
 
 Voilà's page has no kernel indicator: a panel is settled when its status line reads
@@ -36,6 +38,7 @@ import urllib.request
 from contextlib import contextmanager
 from pathlib import Path
 
+from milab_widgets.widgets.as_code import DOWNLOAD_CLASS
 from milab_widgets.widgets.revive import NOTE_CLASS
 from tests.browser import lab_tour
 from tests.browser.copying import CLIPBOARD_PERMISSIONS, READ_CLIPBOARD_JS, click_copy, shown_code
@@ -58,6 +61,7 @@ LAB_SELECTOR = "#rendered_cells .widget-tab"
 APP_CODE = "from milab_widgets import lab"
 TAB_TITLES = tuple(step.tab for step in lab_tour.STEPS)
 SETTLED = "/^(done|failed): /.test(s.status)"
+PNG = b"\x89PNG\r\n\x1a\n"
 
 
 #: JupyterLab's lab and kernel status in the tour's scripts -> Voilà's (module docstring).
@@ -198,7 +202,30 @@ def tour_panel(page, index: int, step, out: Path, timeout_ms: float) -> list[str
     if not problems and not lab_tour.missing_data(state):
         problems = operate_and_click(page, index, step, timeout_ms)
     screenshot(page, out / f"app-{step.slug}.png")
-    return problems + copy_problems(page, index, step, timeout_ms)
+    problems += copy_problems(page, index, step, timeout_ms)
+    if not lab_tour.missing_data(state):
+        problems += download_problems(page, index, step, timeout_ms)
+    return problems
+
+
+def download_problems(page, index: int, step, timeout_ms: float) -> list[str]:
+    """Click the panel's "download chart and table", then its first link: the browser must
+    receive that file (a PNG), named as the link says."""
+    panel = panel_locator(page, index)
+    panel.locator("button", has_text="download chart and table").first.click()
+    link = panel.locator(f"a.{DOWNLOAD_CLASS}").first
+    link.wait_for(state="visible", timeout=timeout_ms)
+    with page.expect_download(timeout=timeout_ms) as started:
+        link.click()
+    download = started.value
+    content = Path(download.path()).read_bytes()
+    count = panel.locator(f"a.{DOWNLOAD_CLASS}").count()
+    print(f"app_tour: {step.slug}: download: {count} links; {download.suggested_filename} "
+          f"({len(content)} bytes) reached the browser")
+    if download.suggested_filename != link.inner_text().strip() or not content.startswith(PNG):
+        return [f"{step.slug} panel: the download gave {download.suggested_filename!r} "
+                f"starting {content[:8]!r}, expected the PNG {link.inner_text()!r}"]
+    return []
 
 
 def copy_problems(page, index: int, step, timeout_ms: float) -> list[str]:
@@ -280,9 +307,25 @@ def run(out: Path, timeout: float) -> list[str]:
     out.mkdir(parents=True, exist_ok=True)
     with tempfile.TemporaryDirectory(prefix="milab-app-") as tmp:
         log = Path(tmp) / "app.log"
+        before = package_files()
         with milab_app(free_port(), log) as url:
             print(f"app_tour: {url}")
-            return tour_app(url, out, timeout * 1000)
+            problems = tour_app(url, out, timeout * 1000)
+        changed = sorted(set(package_files().items()) ^ set(before.items()))
+        print(f"app_tour: files changed in the package's folder: {changed}")
+        return problems + [f"the app wrote into the installed package: {path}"
+                           for path, _ in changed]
+
+
+def package_files() -> dict[str, tuple]:
+    """Every file in the installed package's folder (where Voilà's kernel runs) with its
+    size and modification time; Python's own bytecode caches left out."""
+    import milab_widgets
+
+    folder = Path(milab_widgets.__file__).parent
+    return {str(path.relative_to(folder)): (path.stat().st_size, path.stat().st_mtime_ns)
+            for path in folder.rglob("*")
+            if path.is_file() and "__pycache__" not in path.parts}
 
 
 def main(argv: list[str] | None = None) -> int:

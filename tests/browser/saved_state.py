@@ -7,11 +7,13 @@ Usage (from the project root)::
 JupyterLab (127.0.0.1, every other request blocked) runs with the widget manager's
 "Save Jupyter widget state in notebooks" on -- what ``binder/postBuild`` sets for Binder and
 docs/lab.md tells a user to set -- through the user-settings file a user would write. A
-notebook holding ``lab()`` is run, its first panel (intH on the shipped Musk1) drawn, and
-saved with Ctrl+S. Then:
+notebook holding ``lab()`` is run, its first panel (intH on the shipped Musk1) drawn and
+refitted, every other tab opened, 50 cells of intH's heatmap clicked (each redraws the bag's
+table), and saved with Ctrl+S. Then:
 
 * the saved file holds the widget state, with the model the lab cell displays, and one copy
-  of Vega that the live charts share;
+  of Vega that the live charts share; no model that is off screen (none a replaced view
+  left behind); at most 5 MB;
 * its kernel is shut down, and the notebook is opened again in a new page: JupyterLab starts
   a new kernel, and the lab shows from the saved state -- its five tabs and the intH
   panel's two charts drawn, no "Error displaying widget" / "Loading widget" -- under the
@@ -21,7 +23,7 @@ saved with Ctrl+S. Then:
   its default), reopened with a new kernel: "Error displaying widget: model not found",
   and above it the lab's note on how to bring it back (``saved-lab-no-state.png``);
 * the saved notebook opened with every kernel request blocked: the note shows, with the
-  snapshot of the intH panel as it was saved -- after a refit (distance = minimal, Run) and
+  snapshot of all five panels, the intH panel as it was saved -- after a refit (distance = minimal, Run) and
   a click on a heatmap cell made before the save -- its two charts as images carried in the
   page and every headline text and dropdown value of the live panel
   (``saved-lab-no-kernel.png``);
@@ -52,6 +54,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import re
 import sys
 import tempfile
 import urllib.request
@@ -62,7 +65,16 @@ import nbformat
 
 from milab_widgets.widgets.revive import revive_note
 from tests.browser.copying import ANSWER
-from tests.browser.lab_tour import choose_option, click_button, click_mark, in_turn
+from tests.browser.lab_tour import (
+    STEPS,
+    choose_option,
+    click_button,
+    click_mark,
+    in_turn,
+    missing_data_problems,
+    open_tab,
+    unavailable,
+)
 from tests.browser.check_jupyterlab import (
     BAD_OUTPUT_TEXT,
     CHROMIUM,
@@ -92,6 +104,13 @@ REPORT = ROOT / "reports" / "intH" / "intH.ipynb"
 TABS = ("intH", "CDVSE", "MFSEF", "TwoViewMIC", "LSkMDDM")
 #: More characters than any module but vl-convert's Vega bundle (0.9 MB).
 BUNDLE_SIZE = 100_000
+#: Clicks on intH's heatmap before the save, each redrawing the clicked bag's table.
+REDRAWS = 50
+#: Heatmap cells apart between two clicks: more than Musk1's 92 bags, so each click lands on
+#: another row, another bag (a click on the bag shown changes nothing, redraws nothing).
+CELL_STRIDE = 97
+#: The largest saved lab accepted (issue 33: 11.25 MB, growing with each redraw).
+MAX_SAVED_BYTES = 5_000_000
 #: After Run All: the lab and its intH panel with its two live charts.
 AFTER_RUN = Expect(charts=2, widgets=10, widget_charts=2)
 
@@ -162,6 +181,15 @@ def saved_state_problems(path: Path) -> tuple[list[str], int]:
         problems.append("the saved lab cell has no widget view output")
     problems += [f"the lab's model {model} is not in the saved state" for model in shown
                  if model not in state]
+    off_screen = off_screen_models(state, shown)
+    names = sorted({state[model].get("model_name", "?") for model in off_screen})
+    print(f"saved_state: {len(state)} saved models, {len(off_screen)} off screen {names}")
+    if off_screen:
+        problems.append(f"the saved state holds {len(off_screen)} model(s) no longer on "
+                        f"screen: {names}")
+    if path.stat().st_size > MAX_SAVED_BYTES:
+        problems.append(f"the saved lab is {path.stat().st_size / 1e6:.2f} MB after "
+                        f"{REDRAWS} redraws, more than {MAX_SAVED_BYTES / 1e6:.0f} MB")
     modules = sorted((len(model["state"]["_esm"]) for model in state.values()
                       if "_esm" in model.get("state", {})), reverse=True)
     print(f"saved_state: the saved state's ES modules (anywidget), in characters: {modules}")
@@ -257,8 +285,8 @@ def run_and_save(page, url: str, notebook: Path, timeout_ms: float, out: Path
         screenshot_notebook(page, out / "saved-lab-run-failed.png")
         print(f"saved_state: Run All failed; page state: {ran}")
         return [f"Run All of the lab: {problem}" for problem in failed], None
-    state = refit_and_click(page, timeout_ms)
-    problems = note_problems(state, shown=False)
+    state, problems = refit_and_click(page, timeout_ms)
+    problems += note_problems(state, shown=False)
     if state["snapshots"]:
         problems.append("the live lab shows its snapshot")
     save_notebook(page, 30_000)
@@ -268,16 +296,48 @@ def run_and_save(page, url: str, notebook: Path, timeout_ms: float, out: Path
     return problems + saved, state
 
 
-def refit_and_click(page, timeout_ms: float) -> dict:
-    """In the live intH panel, as a user: distance = minimal and Run (a refit), then a click
-    on a heatmap cell (classifies its bag); wait until the snapshot beside the lab (hidden
-    while live) has caught up with the click. The lab's state then."""
-    panel = page.locator(".jp-NotebookPanel:not(.lm-mod-hidden) .widget-tab").first
-    in_turn(choose_option("distance", 0), click_button("Run"))(panel)
+def refit_and_click(page, timeout_ms: float) -> tuple[dict, list[str]]:
+    """In the live lab, as a user: intH's distance = minimal and Run (a refit); every other
+    tab opened (its panel built and drawn); back on intH, :data:`REDRAWS` clicks on heatmap
+    cells (each classifies its bag and redraws the bag's table); wait until the snapshot
+    beside the lab (hidden while live) has caught up with the last click. The lab's state
+    then, and what was wrong on the way."""
+    lab = page.locator(".jp-NotebookPanel:not(.lm-mod-hidden) .widget-tab").first
+    in_turn(choose_option("distance", 0), click_button("Run"))(lab)
     wait_reopened(page, "s.text.includes('done: running')", timeout_ms)
-    click_mark(1, "g.mark-rect path", 2000)(panel)
-    return wait_reopened(page, "s.text.includes('done: classifying bag') && "
-                         "s.saved.includes('done: classifying bag')", timeout_ms)
+    problems = []
+    for index in range(1, len(TABS)):
+        opened, found = open_tab(page, index, STEPS[index], timeout_ms)
+        problems += missing_data_problems(STEPS[index], opened) if unavailable(opened) else found
+    lab.locator(".widget-tab-bar").first.locator(".lm-TabBar-tab").nth(0).click()
+    for click in range(REDRAWS):
+        click_mark(1, "g.mark-rect path", CELL_STRIDE * click)(lab)  # a new bag each time
+        page.wait_for_timeout(100)
+    state = wait_reopened(page, "s.text.includes('done: classifying bag') && "
+                          "s.saved.includes('done: classifying bag') && "
+                          f"s.saved.includes({json.dumps(snapshot_of_every_tab())})", timeout_ms)
+    return state, problems
+
+
+def snapshot_of_every_tab() -> str:
+    """The caption of a snapshot holding every panel of the lab."""
+    return f"snapshot of {', '.join(TABS[:-1])} and {TABS[-1]} as saved"
+
+
+def off_screen_models(state: dict, shown: list[str]) -> list[str]:
+    """The saved models that no model on screen holds: not reachable from the lab cell's
+    view (``shown``) through a model's references (``IPY_MODEL_<id>``: children, layout,
+    style) or an Output's widget views."""
+    reached, todo = set(), list(shown)
+    while todo:
+        model = todo.pop()
+        if model in reached or model not in state:
+            continue
+        reached.add(model)
+        text = json.dumps(state[model].get("state", {}))
+        todo += re.findall(r"IPY_MODEL_([0-9a-f]{32})", text)
+        todo += re.findall(r'"model_id": "([0-9a-f]{32})"', text)
+    return sorted(set(state) - reached)
 
 
 def snapshot_problems(state: dict, live: dict) -> list[str]:
@@ -296,7 +356,7 @@ def snapshot_problems(state: dict, live: dict) -> list[str]:
                         f"{AFTER_RUN.widget_charts}")
     if shown["remote"]:
         problems.append(f"{shown['remote']} snapshot image(s) are not carried in the page")
-    if "snapshot of intH as saved" not in shown["text"]:
+    if snapshot_of_every_tab() not in shown["text"]:
         problems.append("the snapshot does not say what it is")
     return problems
 

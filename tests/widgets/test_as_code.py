@@ -321,6 +321,31 @@ def test_the_save_button_writes_to_the_folder_typed(tmp_path):
     assert "saved 6 files" in panel.code_bar.message.value
 
 
+def test_in_the_app_the_button_offers_downloads_and_writes_nothing(tmp_path, monkeypatch):
+    import base64
+    import re
+
+    from milab_widgets.widgets.as_code import APP_ENV
+
+    monkeypatch.setenv(APP_ENV, "1")
+    monkeypatch.chdir(tmp_path)  # Voila's kernel runs in the package's folder
+    panel = CDVSEPanel()
+    bar = panel.code_bar
+    assert bar.save_button.description == "download chart and table"
+    assert bar.folder.layout.display == "none"
+    bar.save_button.click()
+    links = re.findall(r'<a download="([^"]+)" href="data:([^;]+);base64,([^"]+)"',
+                       bar.message.value)
+    assert sorted(name for name, _, _ in links) == sorted(
+        f"cdvse-{name}.{fmt}" for name in ("boundaries", "weights", "objective")
+        for fmt in ("png", "svg"))
+    for name, kind, content in links:
+        data = base64.b64decode(content)
+        assert (kind, data[:4]) == (("image/png", b"\x89PNG") if name.endswith(".png")
+                                    else ("image/svg+xml", b"<svg"))
+    assert list(tmp_path.iterdir()) == [] and "6 files, click to download" in bar.message.value
+
+
 # -- the control and the lab ----------------------------------------------------------------------
 def test_copy_as_code_shows_the_code_in_a_text_area():
     panel = CDVSEPanel()

@@ -206,7 +206,15 @@ def same_display(before: tuple, after: tuple) -> bool:
     (values, outputs), (values_after, outputs_after) = before, after
     return values == values_after and outputs.keys() == outputs_after.keys() and all(
         len(outputs[k]) == len(outputs_after[k])
-        and all(a is b for a, b in zip(outputs[k], outputs_after[k])) for k in outputs)
+        and all(same_object(a, b) for a, b in zip(outputs[k], outputs_after[k])) for k in outputs)
+
+
+def same_object(shown, shown_after) -> bool:
+    """The same object, or an HTML widget reading the same (a panel shows a new widget each
+    time, closing the one it replaces: base.show_objects)."""
+    return shown is shown_after or (isinstance(shown, widgets.HTML)
+                                    and isinstance(shown_after, widgets.HTML)
+                                    and shown.value == shown_after.value)
 
 
 # -- fixtures ------------------------------------------------------------------------------------

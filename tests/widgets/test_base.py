@@ -199,3 +199,17 @@ def test_clearing_an_error_about_a_fixed_input_shows_a_box_still_out_of_range():
         raise InputError("subspace ratios 'abc' must be numbers")
     panel.status_area.clear_error_about("RATIOS")
     assert panel.error.value == "" and panel.status.value == "ready"
+
+
+def test_a_pressed_button_is_disabled_while_its_action_runs_and_after_a_failure_enabled():
+    button, seen = widgets.Button(description="Run"), []
+
+    def action():
+        seen.append(button.disabled)
+        if len(seen) == 2:
+            raise RuntimeError("the action failed")
+
+    base.on_press(button, action)
+    button.click()
+    button.click()  # ipywidgets logs the callback's exception and goes on
+    assert seen == [True, True] and not button.disabled

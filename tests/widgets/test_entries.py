@@ -124,6 +124,20 @@ def test_a_percent_slider_takes_percentages():
     assert slider.value == pytest.approx(0.2) and slider.entry.value == "20%"
     slider.entry.value = "90%"
     assert slider.value == 0.5 and "refused: allowed 0% to 50%; used 50%" in slider.note.value
+    slider.entry.value = "7"  # read as the entry shows it: percent, sign or not
+    assert slider.value == 0.07 and slider.entry.value == "7%" and slider.note.value == ""
+    slider.entry.value = "12.5"  # between two 1 % steps: the nearer, and a note
+    assert slider.value == 0.12 and slider.entry.value == "12%"
+    assert "labelled = 12.5: the slider's step gives 12%" in slider.note.value
+
+
+def test_a_typed_value_between_steps_goes_to_the_nearer_step_with_a_note():
+    slider = widgets.FloatSlider(value=0.5, min=0.1, max=1.0, step=0.05, description="α")
+    with_entry(slider)
+    slider.entry.value = "0.33"
+    assert slider.value == 0.35 and "the slider's step gives 0.35" in slider.note.value
+    slider.entry.value = "0.4"
+    assert slider.value == 0.4 and slider.note.value == ""
 
 
 def test_every_slider_of_a_panel_gets_an_entry_and_selection_sliders_keep_their_readout():

@@ -43,7 +43,7 @@ def toy_panel() -> Panel:
 
 
 def test_the_snapshot_shows_what_the_panel_shows():
-    page = snapshot_html("Toy", toy_panel(), when="2025-01-02 03:04")
+    page = snapshot_html([("Toy", toy_panel())], when="2025-01-02 03:04")
     assert "snapshot of Toy as saved, 2025-01-02 03:04; run the cell to bring the lab back" in page
     assert "<b>accuracy 91.4%</b>" in page and "<td>0.9142</td>" in page
     assert "<b>K</b>: 7" in page
@@ -55,7 +55,7 @@ def test_the_snapshot_shows_what_the_panel_shows():
 
 
 def test_a_tab_not_built_says_so():
-    page = snapshot_html("CDVSE", None, when="now")
+    page = snapshot_html([("CDVSE", None)], when="now")
     assert "CDVSE was not built yet" in page and f'class="{SNAPSHOT_CLASS}"' in page
 
 
@@ -76,7 +76,7 @@ def test_refresh_replaces_the_displayed_snapshot(monkeypatch):
     monkeypatch.setattr("IPython.display.update_display",
                         lambda bundle, raw, display_id: sent.append((bundle, display_id)))
     panel = toy_panel()
-    shot = Snapshot("this panel", lambda: ("Toy", panel))
+    shot = Snapshot("this panel", lambda: [("Toy", panel)])
     panel.outputs.children[0].value = "<b>accuracy 50.0%</b>"
     shot.refresh()
     (bundle, display_id), = sent
@@ -90,7 +90,7 @@ def test_a_burst_of_changes_renders_once_after_the_quiet_time(monkeypatch):
     # time failed there when the loop woke late.
     monkeypatch.setattr(snapshot_module, "QUIET_SECONDS", 0.5)
     panel = toy_panel()
-    shot = Snapshot("this panel", lambda: ("Toy", panel))
+    shot = Snapshot("this panel", lambda: [("Toy", panel)])
     refreshed = []
     monkeypatch.setattr(shot, "refresh", lambda: refreshed.append(panel.status.value))
     shot.watch(panel)
@@ -109,7 +109,7 @@ def test_a_burst_of_changes_renders_once_after_the_quiet_time(monkeypatch):
 
 def test_widgets_added_later_are_watched(monkeypatch):
     panel = toy_panel()
-    shot = Snapshot("this panel", lambda: ("Toy", panel))
+    shot = Snapshot("this panel", lambda: [("Toy", panel)])
     scheduled = []
     monkeypatch.setattr(shot, "schedule", lambda _change=None: scheduled.append(1))
     shot.watch(panel)
@@ -120,8 +120,32 @@ def test_widgets_added_later_are_watched(monkeypatch):
     assert count >= 1 and len(scheduled) == count + 1
 
 
+def test_a_lab_snapshot_shows_every_built_panel_in_tab_order_under_its_name():
+    lab = Lab()
+    lab.selected_index = 1  # builds CDVSE too
+    page = snapshot_html(lab._shown_for_snapshot(), when="now")
+    assert "snapshot of intH and CDVSE as saved, now" in page
+    assert page.index(">intH</div>") < page.index(">CDVSE</div>")
+    assert lab.panels["intH"].status.value in page and lab.panels["CDVSE"].status.value in page
+
+
+def test_a_chart_is_rendered_once_however_often_the_snapshot_is(monkeypatch):
+    chart = alt.Chart(pd.DataFrame({"x": [1, 2]})).mark_point().encode(x="x:Q")
+    renders = []
+    real = snapshot_module.chart_image
+    monkeypatch.setattr(snapshot_module, "chart_image",
+                        lambda *args, **kwargs: renders.append(1) or real(*args, **kwargs))
+    first = snapshot_module._chart_image(chart)
+    assert snapshot_module._chart_image(chart) == first and len(renders) == 1
+    snapshot_module._chart_image(chart.properties(width=90))  # a redraw: a new chart
+    assert len(renders) == 2
+
+
 def test_a_float_control_reads_as_its_readout_not_every_digit():
     from milab_widgets.widgets.snapshot import _control_value
 
     slider = widgets.FloatSlider(value=0.639896038619753, min=0, max=1, description="α value")
-    assert _control_value(slider) == ["<span><b>α value</b>: 0.6399</span>"]
+    assert _control_value(slider) == ["<span><b>α value</b>: 0.64</span>"]  # its .2f readout
+    labelled = widgets.FloatSlider(value=0.05, max=0.5, readout_format=".0%",
+                                   description="labelled")
+    assert _control_value(labelled) == ["<span><b>labelled</b>: 5%</span>"]
