@@ -16,7 +16,7 @@ import scipy.sparse
 from milab_widgets.exceptions import InputError
 
 __all__ = ["MAX_ABS_VALUE", "as_feature_matrix", "as_oneclass_labels", "check_bounded",
-           "check_features"]
+           "check_features", "holds_text"]
 
 #: Largest |value| accepted in a feature matrix or in bag instances. Squared distances sum d
 #: terms up to (2 x bound)^2, so below 1.8e308 / (4 d 1e300) ~ 4e7 features they cannot
@@ -103,3 +103,11 @@ def as_oneclass_labels(y, n_samples: int, name: str = "y") -> np.ndarray:
     if not values <= {-1, 1}:
         raise InputError(f"{name} must hold +1 (normal) and -1 (outlier); got {sorted(values)}.")
     return labels.astype(np.int64)
+
+
+def holds_text(array: np.ndarray) -> bool:
+    """Whether ``array`` holds strings or bytes (its dtype, or any element of an object
+    array): numpy's ``astype(float)`` would read '1.5' as 1.5 without a word."""
+    if array.dtype.kind in "US":
+        return True
+    return array.dtype.kind == "O" and any(isinstance(v, (str, bytes)) for v in array.ravel())

@@ -7,11 +7,13 @@ gather of rows, never a Python list of arrays in a hot loop.
 
 from __future__ import annotations
 
+import warnings
 from collections.abc import Callable, Iterator, Sequence
 
 import numpy as np
+from sklearn.exceptions import DataConversionWarning
 
-from milab_widgets.data.arrays import check_bounded
+from milab_widgets.data.arrays import check_bounded, holds_text
 from milab_widgets.exceptions import InputError
 
 
@@ -242,10 +244,15 @@ def _as_feature_names(names, n_features: int) -> np.ndarray | None:
 
 
 def _real_array(values, name: str) -> np.ndarray:
-    """``values`` (an array, a list, a DataFrame or a scipy.sparse matrix, read densely) as
+    """``values`` (an array, a list, a DataFrame or a scipy.sparse matrix, made dense with a
+    DataConversionWarning) as
     float64, refusing complex numbers (numpy would drop the imaginary part) and anything else
     that is not numeric, naming ``name``."""
     if hasattr(values, "toarray"):  # scipy.sparse: np.asarray would give a 0-d object array
+        what = "a bag" if name.startswith("bag ") else name  # one warning for all the bags
+        warnings.warn(f"{what} given as a scipy.sparse matrix is stored dense, as the bag "
+                      "distances and kernels work on dense instances.", DataConversionWarning,
+                      stacklevel=4)
         values = values.toarray()
     try:
         array = np.asarray(values)
@@ -303,6 +310,11 @@ def _as_labels(labels, n_bags: int) -> np.ndarray:
     raw = np.asarray(labels)
     if raw.shape != (n_bags,):
         raise InputError(f"labels has shape {raw.shape} but there are {n_bags} bags.")
+    if holds_text(raw):
+        text = next(value for value in raw if isinstance(value, (str, bytes, np.str_)))
+        raise InputError(f"labels must be integers (e.g. 1 positive, 0 negative); got text "
+                         f"such as {str(text)!r}. Encode them first, e.g. labels = "
+                         f"(np.asarray(labels) == {str(text)!r}).astype(int).")
     as_int = raw.astype(np.int64)
     if not np.array_equal(as_int, raw):
         raise InputError("labels must be integers (e.g. 0/1); got non-integer values.")

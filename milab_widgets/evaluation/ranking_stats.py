@@ -175,7 +175,18 @@ def nemenyi_cliques(average_ranks: pd.Series, cd: float) -> list[list[str]]:
 
 
 def _as_table(scores) -> pd.DataFrame:
-    table = scores if isinstance(scores, pd.DataFrame) else pd.DataFrame(np.asarray(scores))
-    if table.ndim != 2 or table.isna().to_numpy().any():
+    """``scores`` as a float DataFrame (datasets x methods); InputError naming what is wrong
+    (not 2-D, a missing cell, a cell that is no number)."""
+    if not isinstance(scores, pd.DataFrame):
+        array = np.asarray(scores)
+        if array.ndim != 2:
+            raise InputError(f"scores has shape {array.shape}; pass one metric as a 2-D "
+                             "datasets x methods table (a DataFrame or a 2-D array).")
+        scores = pd.DataFrame(array)
+    if scores.isna().to_numpy().any():
         raise InputError("scores must be a complete datasets x methods table (no missing cell).")
-    return table.astype(float)
+    text = [value for value in scores.to_numpy().ravel() if isinstance(value, (str, bytes))]
+    if text:
+        raise InputError(f"scores holds text such as {text[0]!r}; pass numbers (one metric's "
+                         "values), e.g. table.astype(float) after fixing that cell.")
+    return scores.astype(float)

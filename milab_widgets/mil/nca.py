@@ -48,7 +48,8 @@ def nca_objective(distances, y, sigma: float) -> float:
     distances : ndarray of shape (n_bags, n_bags)
         Bag distances between the training bags (finite, non-negative).
     y : array-like of shape (n_bags,)
-        One class label per bag.
+        One class label per bag: integers or strings (only which bags share a label
+        matters, so ``["pos", "neg"]`` gives what ``[1, 0]`` gives).
     sigma : float
         Bandwidth of p_ij (> 0).
 
@@ -228,7 +229,7 @@ def tune_alpha_nca(
     d_min, d_max : (l, l) arrays
         Minimal and maximal Hausdorff distances between the training bags.
     y : (l,) array
-        Bag labels.
+        Bag labels: integers or strings (only which bags share a label matters).
     sigma : float
         Bandwidth of p_ij; chosen by cross-validation (seed: 0.1 ... 100).
     grid : int or None
@@ -326,4 +327,16 @@ def nca_alpha_curve(d_min, d_max, y, sigma: float, alphas) -> np.ndarray:
     [1.9935, 1.9885]
     """
     objective = _alpha_objective(d_min, d_max, y, sigma)
-    return np.array([objective(a) for a in alphas])
+    return np.array([objective(a) for a in _checked_alphas(alphas)])
+
+
+def _checked_alphas(alphas) -> np.ndarray:
+    """``alphas`` as a 1-D float array in [0, 1]; InputError naming the first bad value."""
+    values = np.asarray(alphas, dtype=object).ravel()
+    bad = [a for a in values if isinstance(a, (str, bytes, bool, np.bool_))
+           or not isinstance(a, (Real, np.number)) or not 0.0 <= float(a) <= 1.0]
+    if bad or np.ndim(alphas) != 1:
+        shown = repr(bad[0]) if bad else f"an array of shape {np.shape(alphas)}"
+        raise InputError(f"alphas must be a list of numbers in [0, 1] (the weight of d_minH); "
+                         f"got {shown}.")
+    return values.astype(np.float64)

@@ -7,7 +7,7 @@ from collections.abc import Mapping
 import numpy as np
 from sklearn.utils.multiclass import type_of_target
 
-from milab_widgets.data.arrays import check_bounded
+from milab_widgets.data.arrays import check_bounded, holds_text
 from milab_widgets.data.bags import BagDataset
 from milab_widgets.exceptions import InputError
 
@@ -78,9 +78,17 @@ def check_class_labels(y, name: str = "y") -> np.ndarray:
 
 def check_distance_matrix(matrix, n_rows: int | None, n_cols: int, what: str) -> np.ndarray:
     """A finite, non-negative real float matrix of the expected shape."""
+    if isinstance(matrix, BagDataset):
+        raise InputError(f"{what} must be a matrix of bag distances, got a BagDataset (bags): "
+                         "with metric='precomputed' pass distances, e.g. "
+                         "bag_distances(bags)['min'], or pass the bags with a metric such as "
+                         "metric='integrated'.")
     matrix = np.asarray(matrix)
     if matrix.dtype.kind == "c":
         raise InputError(f"{what} holds complex numbers; pass real distances.")
+    if holds_text(matrix):
+        raise InputError(f"{what} holds text, not numbers; pass a numeric matrix of "
+                         "distances (text such as '1.5' is not converted).")
     try:
         matrix = matrix.astype(np.float64, copy=False)
     except (TypeError, ValueError):

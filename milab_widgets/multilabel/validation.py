@@ -18,7 +18,7 @@ from numbers import Integral, Real
 import numpy as np
 import scipy.sparse
 from sklearn.utils import ClassifierTags
-from sklearn.utils._param_validation import Interval
+from sklearn.utils._param_validation import Interval, InvalidParameterError
 from sklearn.utils.multiclass import type_of_target
 
 from milab_widgets.data.arrays import check_features
@@ -39,6 +39,20 @@ POSITIVE = Interval(Real, 0, None, closed="neither")
 class MultiLabelMixin:
     """Tags of an estimator fitted on (X, Y) with a 0/1 label matrix Y and sparse-capable X;
     put it first among the bases (before scikit-learn's mixins and ``BaseEstimator``)."""
+
+    def _validate_params(self):
+        """scikit-learn's check of the declared constraints, and: a count given as a bool
+        (``MLkNN(k=True)``) is refused -- scikit-learn's ``Interval(Integral, ...)`` takes
+        True as the integer 1, and the numeric core then failed with "an integer is
+        required"."""
+        super()._validate_params()
+        for name, constraints in self._parameter_constraints.items():
+            value = getattr(self, name)
+            if isinstance(value, (bool, np.bool_)) and any(
+                    constraint in (AT_LEAST_ONE, AT_LEAST_TWO) for constraint in constraints):
+                raise InvalidParameterError(
+                    f"The {name!r} parameter of {type(self).__name__} must be a whole number, "
+                    f"got the bool {value}; pass a count such as {name}=10.")
 
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()

@@ -100,9 +100,69 @@ def test_sample_weight_strings_are_refused_naming_it():
         SVDD().fit(np.ones((3, 2)) * [[0], [1], [2]], sample_weight=["a", "b", "c"])
 
 
-def test_bags_from_sparse_matrices_are_read_densely():
+def test_bags_from_sparse_matrices_are_made_dense_with_a_warning():
     import scipy.sparse
+    from sklearn.exceptions import DataConversionWarning
+
     from milab_widgets.data import BagDataset
-    data = BagDataset.from_bags([scipy.sparse.csr_matrix(np.eye(2)),
-                                 scipy.sparse.csr_matrix([[1.0, 1.0]])])
+    with pytest.warns(DataConversionWarning, match="scipy.sparse matrix is stored dense"):
+        data = BagDataset.from_bags([scipy.sparse.csr_matrix(np.eye(2)),
+                                     scipy.sparse.csr_matrix([[1.0, 1.0]])])
     np.testing.assert_array_equal(data.instances, [[1, 0], [0, 1], [1, 1]])
+    with pytest.warns(DataConversionWarning, match="instances given as a scipy.sparse"):
+        BagDataset(scipy.sparse.csr_matrix(np.eye(2)), [0, 1, 2], [0, 1])
+
+
+# -- issue 33's bad-input sweep: each case answered with a clear error, or documented -----------
+@pytest.mark.parametrize("call, message", [
+    (lambda: integrated_distance(np.array([["1", "2"]]), np.array([["3", "4"]]), 0.5),
+     "d_min holds text, not numbers"),
+    (lambda: integrated_distance(np.array([[1, "2"]], dtype=object), np.ones((1, 2)), 0.5),
+     "d_min holds text"),
+    (lambda: nca_alpha_curve(D, D, Y, 1.0, ["a"]), "alphas must be a list of numbers in "
+                                                   r"\[0, 1\].*got 'a'"),
+    (lambda: nca_alpha_curve(D, D, Y, 1.0, [0.5, 2.0]), "got 2.0"),
+    (lambda: nca_alpha_curve(D, D, Y, 1.0, [[0.5]]), "got an array of shape"),
+])
+def test_text_where_numbers_are_meant_is_refused_naming_it(call, message):
+    with pytest.raises(InputError, match=message):
+        call()
+
+
+def test_string_class_labels_are_read_as_classes_by_the_nca_functions():
+    as_text = ["pos", "neg", "pos"]
+    assert nca_objective(D, as_text, 1.0) == nca_objective(D, Y, 1.0)
+    assert tune_alpha_nca(D, 2 * D, as_text, 1.0) == tune_alpha_nca(D, 2 * D, Y, 1.0)
+
+
+@pytest.mark.parametrize("scores, message", [
+    (np.array([["a", "b"], ["c", "d"]]), "scores holds text such as 'a'"),
+    (np.zeros((3, 3, 3)), r"scores has shape \(3, 3, 3\); pass one metric as a 2-D"),
+])
+def test_friedman_test_names_what_is_wrong_with_its_table(scores, message):
+    from milab_widgets.evaluation import friedman_test
+    with pytest.raises(InputError, match=message):
+        friedman_test(scores)
+
+
+def test_text_bag_labels_are_refused_with_how_to_encode_them():
+    from milab_widgets.data import BagDataset
+    with pytest.raises(InputError, match=r"got text such as 'pos'. Encode them first, e.g. "
+                                         r"labels = \(np.asarray\(labels\) == 'pos'\)"):
+        BagDataset.from_bags([np.eye(2), np.eye(2)], labels=["pos", "neg"])
+
+
+def test_bags_passed_where_precomputed_distances_are_expected_are_named():
+    from milab_widgets.mil import BagKNN
+    with pytest.raises(InputError, match="got a BagDataset .bags.: with metric='precomputed' "
+                                         "pass distances"):
+        BagKNN(metric="precomputed").fit(bags(), bags().labels)
+
+
+@pytest.mark.parametrize("value, message", [
+    (True, "must be a whole number, got the bool True"),  # scikit-learn's Interval takes it as 1
+    (False, "must be an int in the range"), (np.True_, "must be an int in the range")])
+def test_a_count_given_as_a_bool_is_refused(value, message):
+    from milab_widgets.multilabel import MLkNN
+    with pytest.raises(InvalidParameterError, match=f"'k' parameter of MLkNN {message}"):
+        MLkNN(k=value).fit(np.eye(4), np.eye(4)[:, :2].astype(int))

@@ -204,13 +204,13 @@ def tour_panel(page, index: int, step, out: Path, timeout_ms: float) -> list[str
     screenshot(page, out / f"app-{step.slug}.png")
     problems += copy_problems(page, index, step, timeout_ms)
     if not lab_tour.missing_data(state):
-        problems += download_problems(page, index, step, timeout_ms)
+        problems += download_problems(page, index, step, out, timeout_ms)
     return problems
 
 
-def download_problems(page, index: int, step, timeout_ms: float) -> list[str]:
+def download_problems(page, index: int, step, out: Path, timeout_ms: float) -> list[str]:
     """Click the panel's "download chart and table", then its first link: the browser must
-    receive that file (a PNG), named as the link says."""
+    receive that file (a PNG), named as the link says; screenshot ``app-<tab>-download.png``."""
     panel = panel_locator(page, index)
     panel.locator("button", has_text="download chart and table").first.click()
     link = panel.locator(f"a.{DOWNLOAD_CLASS}").first
@@ -219,6 +219,7 @@ def download_problems(page, index: int, step, timeout_ms: float) -> list[str]:
         link.click()
     download = started.value
     content = Path(download.path()).read_bytes()
+    screenshot(page, out / f"app-{step.slug}-download.png")
     count = panel.locator(f"a.{DOWNLOAD_CLASS}").count()
     print(f"app_tour: {step.slug}: download: {count} links; {download.suggested_filename} "
           f"({len(content)} bytes) reached the browser")
