@@ -16,7 +16,6 @@ itself, so the page works with no internet access (``tests/browser/test_app.py``
 from __future__ import annotations
 
 import errno
-import os
 import socket
 from importlib.resources import files
 from pathlib import Path
@@ -66,9 +65,5 @@ def serve(port: int = DEFAULT_PORT) -> None:
         raise AppError("Voilà is not installed: pip install voila (a dependency of "
                        "milab-widgets; reinstall it).") from None
     pin_data_home()  # Voila's kernels start in the package's folder
-    from milab_widgets.widgets.as_code import APP_ENV
-
-    os.environ[APP_ENV] = "1"  # its kernels offer the panels' files as downloads, never
-    # writing into the package's folder
     print(f"milab app: the lab at http://{HOST}:{port}/ (Ctrl+C stops it)", flush=True)
     Voila.launch_instance(argv=voila_arguments(port))

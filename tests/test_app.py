@@ -14,7 +14,8 @@ from milab_widgets.cli import main
 def test_the_app_notebook_ships_in_the_package_and_shows_the_lab():
     notebook = nbformat.read(APP_NOTEBOOK, as_version=4)
     code = [cell.source for cell in notebook.cells if cell.cell_type == "code"]
-    assert code == ["from milab_widgets import lab\n\nlab()"]
+    assert code == ["from milab_widgets import lab\n\nlab(downloads=True)  # the panels' files go "
+                    "to the browser, nothing is written on the server"]
     assert all(not cell.get("outputs") for cell in notebook.cells if cell.cell_type == "code")
     assert APP_NOTEBOOK.parent.name == "milab_widgets"
 

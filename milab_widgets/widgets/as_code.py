@@ -28,7 +28,6 @@ from __future__ import annotations
 import ast
 import base64
 import html
-import os
 import re
 import tempfile
 import textwrap
@@ -45,13 +44,11 @@ from milab_widgets.exceptions import InputError
 from milab_widgets.widgets.base import on_press
 from milab_widgets.widgets.clipboard import SCOPE_CLASS, ClipboardButton
 
-__all__ = ["APP_ENV", "AsCode", "CodeBar", "Recipe", "download_link", "in_app", "panel_code",
-           "panel_files", "python_literal", "save_panel"]
+__all__ = ["AsCode", "CodeBar", "Recipe", "download_link", "panel_code", "panel_files",
+           "python_literal", "save_panel"]
 
 #: Chart formats :func:`save_panel` writes (vl-convert renders both).
 CHART_FORMATS = ("png", "svg")
-#: Set to 1 by ``milab app`` for its kernels: "save" becomes "download".
-APP_ENV = "MILAB_APP"
 DOWNLOAD_CLASS = "milab-download"
 DOWNLOAD_TYPES = {".png": "image/png", ".svg": "image/svg+xml", ".csv": "text/csv"}
 #: DOM class of the text area showing a panel's code.
@@ -249,35 +246,41 @@ class CodeBar(widgets.VBox):
     folder typed in ``folder`` and lists the files in ``message``, or says why nothing was
     written. Neither touches the panel's own status line or error.
 
-    In ``milab app`` (``downloads``; default: the :data:`APP_ENV` variable the app sets)
-    the files are the browser's, not the server's: "download chart and table" renders them
-    in a temporary folder and lists them in ``message`` as links that download them, and
-    nothing is written anywhere else -- Voilà's kernel runs in the installed package's own
-    folder, where the old "save" wrote (issue 33)."""
+    With :meth:`use_downloads` (the lab of ``milab app``) the files are the browser's, not
+    the server's: "download chart and table" renders them in a temporary folder and lists
+    them in ``message`` as links that download them, and nothing is written anywhere else --
+    Voilà's kernel runs in the installed package's own folder, where "save" wrote (issue 33)."""
 
-    def __init__(self, panel, folder: str = "milab-saved", downloads: bool | None = None):
+    def __init__(self, panel, folder: str = "milab-saved"):
         self._panel = panel
-        self.downloads = in_app() if downloads is None else downloads
+        self.downloads = False
         self.copy_button = ClipboardButton(self.show_code, description="copy as code",
                                            tooltip="copy the Python that reproduces this "
                                                    "panel to the clipboard",
                                            select=f".{CODE_CLASS} textarea")
-        self.save_button = widgets.Button(
-            description="download chart and table" if self.downloads else "save chart and table",
-            icon="download", layout={"width": "auto", "flex": "none"},
-            tooltip="the charts (PNG, SVG) and tables (CSV) shown, "
-                    + ("as downloads" if self.downloads else "written to the folder"))
+        self.save_button = widgets.Button(description="save chart and table", icon="download",
+                                          layout={"width": "auto", "flex": "none"})
         self.folder = widgets.Text(value=folder, description="to folder",
-                                   layout={"width": "260px",
-                                           "display": "none" if self.downloads else None})
+                                   layout={"width": "260px"})
         self.message = widgets.HTML("")
         self.code_area = widgets.Textarea(value="", rows=18,
                                           layout={"width": "100%", "display": "none"})
         self.code_area.add_class(CODE_CLASS)
-        on_press(self.save_button, self.offer_downloads if self.downloads else self.save)
+        on_press(self.save_button, lambda: self.offer_downloads() if self.downloads
+                 else self.save())
         super().__init__([widgets.HBox([self.copy_button, self.save_button, self.folder]),
                           self.message, self.code_area])
         self.add_class(SCOPE_CLASS)
+        self.use_downloads(False)
+
+    def use_downloads(self, downloads: bool = True) -> None:
+        """Offer the files as browser downloads (``downloads``) or write them to the folder
+        typed (the default)."""
+        self.downloads = downloads
+        self.save_button.description = f"{'download' if downloads else 'save'} chart and table"
+        self.save_button.tooltip = ("the charts (PNG, SVG) and tables (CSV) shown, " +
+                                    ("as downloads" if downloads else "written to the folder"))
+        self.folder.layout.display = "none" if downloads else None
 
     def show_code(self) -> str:
         """Show the panel's code in the text area (what "copy as code" copies); return it."""
@@ -315,11 +318,6 @@ class CodeBar(widgets.VBox):
     def _refuse(self, error: Exception) -> None:
         self.message.value = (f'<span style="color:#b00020">nothing saved: '
                               f"{html.escape(str(error))}</span>")
-
-
-def in_app() -> bool:
-    """Whether this kernel serves ``milab app`` (whose server sets :data:`APP_ENV` to 1)."""
-    return os.environ.get(APP_ENV) == "1"
 
 
 def panel_files(panel) -> dict[str, bytes]:

@@ -78,7 +78,7 @@ class StatusArea:
         self.error = widgets.HTML("")
         self.last_error: Exception | None = None
         self._depth = 0
-        self._stale_notes: dict[str, str] = {}  # result area -> its note
+        self._stale_notes: dict[str, tuple] = {}  # result area -> (its note, kept)
 
     def parts(self) -> list:
         """The status line, stale note and error, top to bottom, to place at the top of the
@@ -115,7 +115,7 @@ class StatusArea:
             self.show_error(error)
             self.status.value = f"failed: {html.escape(box.description)} is out of range"
         elif self.last_error is not None and "is out of range" in str(self.last_error):
-            self.error.value, self.last_error = "", None
+            self._clear_error()
             self.status.value = "ready"
 
     def clear_error_about(self, subject: str) -> None:
@@ -125,7 +125,7 @@ class StatusArea:
         range, found by an input storm)."""
         if self.last_error is None or subject.lower() not in str(self.last_error).lower():
             return
-        self.error.value, self.last_error = "", None
+        self._clear_error()
         self.status.value = "ready"
         box, error = self._out_of_range()
         if error is not None:
@@ -159,7 +159,7 @@ class StatusArea:
         error that explained them. Cleared by ``mark_fresh(view)`` (or ``mark_fresh()``).
         """
         self._note(view, f"{html.escape(view)} below are of an earlier setting (the last one "
-                         "that worked): the current setting failed, see the error above.")
+                         "that worked)", kept=True)
 
     def mark_fresh(self, area: str | None = None) -> None:
         """The results shown match the inputs again: all of them, or only those of ``area``
@@ -170,15 +170,20 @@ class StatusArea:
             self._stale_notes.pop(area, None)
         self._show_notes()
 
-    def _note(self, area: str, text: str) -> None:
+    def _note(self, area: str, text: str, kept: bool = False) -> None:
         """Keep one stale note per result area (a view with two must not let one area's
-        update clear the other's note)."""
-        self._stale_notes[area] = text
+        update clear the other's note); a ``kept`` note ends by pointing at the error while
+        one is shown (:meth:`_show_notes`)."""
+        self._stale_notes[area] = (text, kept)
         self._show_notes()
 
     def _show_notes(self) -> None:
-        self.stale.value = "".join(f'<div style="{_STALE_STYLE}">{text}</div>'
-                                   for text in self._stale_notes.values())
+        """Render the notes; a kept note says "see the error above" only while an error is
+        shown (issue 33: once the input was fixed it pointed at an error no longer there)."""
+        ending = ": see the error above." if self.error.value else "."
+        self.stale.value = "".join(
+            f'<div style="{_STALE_STYLE}">{text}{ending if kept else ""}</div>'
+            for text, kept in self._stale_notes.values())
 
     @contextmanager
     def working(self, what: str) -> Iterator[None]:
@@ -191,7 +196,7 @@ class StatusArea:
         """
         outermost = self._depth == 0
         if outermost:
-            self.error.value, self.last_error = "", None
+            self._clear_error()
         self.status.value = f"working: {html.escape(what)}..."
         started = time.perf_counter()
         self._depth += 1
@@ -211,6 +216,11 @@ class StatusArea:
                     self.show_error(out_of_range)  # its message on screen
         finally:
             self._depth -= 1
+
+    def _clear_error(self) -> None:
+        """No error shown; a "kept" note no longer points at one (:meth:`mark_kept`)."""
+        self.error.value, self.last_error = "", None
+        self._show_notes()
 
     def show_error(self, error: Exception) -> None:
         """Show ``error``'s type and message in red, with its traceback folded below."""

@@ -126,7 +126,8 @@ class CDVSEPanel(AsCode, Panel):
             control.observe(lambda _: self.update(), "value")
         on_press(self.uci_button, self.run_uci)
         self.boundary_view.on_select("sample_pick", self._on_sample_click)
-        self.stale_when_changed([self.uci_dataset, self.repetitions], UCI_ACTION, self.uci)
+        self.stale_when_changed([self.repetitions], UCI_ACTION, self.uci)
+        self.uci_dataset.observe(lambda _: self._clear_uci(), "value")
         if update:
             self.update()
 
@@ -262,6 +263,14 @@ class CDVSEPanel(AsCode, Panel):
         if self.uci_table is not None:  # reached only when it failed
             self.uci.mark_kept(UCI_VIEW)
 
+    def _clear_uci(self) -> None:
+        """A switch of the UCI set clears its tables at once: one set's numbers never stay
+        under another's name (docs/lab.md, "Stale note")."""
+        self.uci_table = self.parameters = None
+        clear_shown(self.uci_output)
+        self.uci.mark_fresh()
+        self.uci.clear_error_about(self.uci_dataset.value)
+
     def _show_uci(self, name: str, results) -> None:
         """Tables 2 and 4 of one protocol run; an unavailable ``name`` is an error (shown
         in the panel, the previous table kept)."""
@@ -269,7 +278,11 @@ class CDVSEPanel(AsCode, Panel):
             raise DatasetUnavailableError(f"{name} is unavailable: {results.skipped[name]}")
         self.uci_table = cdvse.score_table(results.summary, "test")
         self.parameters = parameter_display(cdvse.parameter_table(results.runs))
-        show_objects(self.uci_output, widgets.HTML("<b>Test g-mean (%)</b>"),
+        repetitions = results.runs["repetition"].nunique()
+        show_objects(self.uci_output,
+                     widgets.HTML(f"<b>Test g-mean (%)</b> on {html.escape(name)}: ours, mean "
+                                  f"± std over {repetitions} repetitions (quick grids), beside "
+                                  "the paper's"),
                      styled(self.uci_table, 2),
                      widgets.HTML("<b>Selected parameters (Table 2)</b>"),
                      styled(self.parameters, 3).hide(axis="index"),

@@ -47,6 +47,9 @@ class Lab(widgets.Tab):
         False (default): build the first tab's panel now. True: show "loading" in the
         first tab and build its panel once a front end displays the lab (what :func:`lab`
         does, so the lab appears before the panel's imports and computations).
+    downloads : bool
+        Each panel's save control offers its files as browser downloads
+        (:meth:`~milab_widgets.widgets.as_code.CodeBar.use_downloads`; ``milab app``).
     **kwargs
         Passed to ``ipywidgets.Tab``.
 
@@ -68,8 +71,9 @@ class Lab(widgets.Tab):
     {}
     """
 
-    def __init__(self, when_shown: bool = False, **kwargs):
+    def __init__(self, when_shown: bool = False, downloads: bool = False, **kwargs):
         self.panels: dict = {}
+        self.downloads = downloads
         super().__init__(children=[widgets.VBox() for _ in LAB_PANELS], titles=tuple(LAB_PANELS),
                          **kwargs)
         self.observe(self._on_select, names="selected_index")
@@ -125,6 +129,7 @@ class Lab(widgets.Tab):
         placeholders = self.children[index].children or (widgets.HTML(f"loading {title} ..."),)
         self.children[index].children = placeholders
         panel = getattr(import_module(module), name)()
+        panel.code_bar.use_downloads(self.downloads)
         self.panels[title] = panel
         self.children[index].children = [panel]
         for placeholder in placeholders:
@@ -174,12 +179,19 @@ def in_jupyter_kernel() -> bool:
     return shell is not None and type(shell).__name__ == "ZMQInteractiveShell"
 
 
-def lab() -> Lab | None:
+def lab(downloads: bool = False) -> Lab | None:
     """The lab: every paper's panel in one tabbed widget (each built when first opened).
 
     In a Jupyter kernel, returns the lab at once; its first panel fills in when the lab is
     on screen. Elsewhere (plain Python, a terminal), prints one line saying where to run it
     and returns None.
+
+    Parameters
+    ----------
+    downloads : bool, default=False
+        Each panel's "save chart and table" becomes "download chart and table": the files
+        go to the browser as downloads and nothing is written on the server (``milab app``
+        sets it: Voilà's kernel runs in the installed package's folder).
 
     Returns
     -------
@@ -199,4 +211,4 @@ def lab() -> Lab | None:
     if not in_jupyter_kernel():
         print(NOT_IN_JUPYTER, file=sys.stderr)
         return None
-    return Lab(when_shown=True)
+    return Lab(when_shown=True, downloads=downloads)

@@ -325,12 +325,15 @@ def test_in_the_app_the_button_offers_downloads_and_writes_nothing(tmp_path, mon
     import base64
     import re
 
-    from milab_widgets.widgets.as_code import APP_ENV
+    from milab_widgets.widgets.lab import Lab
 
-    monkeypatch.setenv(APP_ENV, "1")
     monkeypatch.chdir(tmp_path)  # Voila's kernel runs in the package's folder
+    lab = Lab(downloads=True)  # what milab app's notebook builds
+    assert lab.panels["intH"].code_bar.save_button.description == "download chart and table"
     panel = CDVSEPanel()
     bar = panel.code_bar
+    assert bar.save_button.description == "save chart and table"
+    bar.use_downloads()
     assert bar.save_button.description == "download chart and table"
     assert bar.folder.layout.display == "none"
     bar.save_button.click()

@@ -7,7 +7,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from milab_widgets.widgets import CDVSEPanel
+from milab_widgets.widgets import CDVSEPanel, base
 from milab_widgets.widgets.cdvse import parameter_display
 from tests.widgets.frontend import click
 
@@ -136,14 +136,31 @@ def test_each_sub_tab_has_its_own_status_error_and_stale_note(panel):
     assert panel.status.value.startswith("done") and panel.error.value == ""
     assert "repetitions = 100 is out of range" in panel.uci.error.value
     panel.uci_table = pd.DataFrame({"g": [1]})  # as after a protocol run
-    panel.uci_dataset.value = next(v for _, v in panel.uci_dataset.options
-                                   if v != panel.uci_dataset.value)
+    panel.repetitions.value = 3
     assert "press <b>Run protocol</b>" in panel.uci.stale.value and panel.stale.value == ""
+    assert panel.uci.error.value == ""
     panel.M.value = 6
     assert "Run protocol" in panel.uci.stale.value and "Run protocol" not in panel.stale.value
-    panel.uci_table = None
-    panel.repetitions.value = 2
-    assert panel.uci.error.value == ""
+    panel.uci_dataset.value = next(v for _, v in panel.uci_dataset.options
+                                   if v != panel.uci_dataset.value)
+    assert panel.uci_table is None and panel.uci.stale.value == ""  # a switch clears them
+
+
+@pytest.mark.realdata
+def test_the_uci_table_says_its_repetitions_and_a_fixed_failure_stops_pointing_at_an_error(
+        panel, require_dataset):
+    require_dataset("sonar")
+    panel.uci_dataset.value, panel.repetitions.value = "sonar", 2
+    panel.run_uci()
+    caption = "Test g-mean (%)</b> on sonar: ours, mean ± std over 2 repetitions"
+    assert panel.uci_table is not None and caption in repr(panel.uci_output.outputs) + "".join(
+        getattr(item, "value", "") for item in base._SHOWN[panel.uci_output])
+    panel.repetitions.value = 1  # refused by the protocol: the table kept, the note says why
+    panel.run_uci()
+    assert "see the error above" in panel.uci.stale.value and panel.uci.error.value
+    panel.repetitions.value = 2  # fixed: the error goes, the note no longer points at it
+    assert panel.uci.error.value == "" and "see the error above" not in panel.uci.stale.value
+    assert "The UCI tables below are of an earlier setting" in panel.uci.stale.value
 
 
 def test_table_2_has_titled_columns_no_index_and_numbers_as_written():
