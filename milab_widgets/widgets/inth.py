@@ -37,6 +37,7 @@ from milab_widgets.widgets.base import (
     ranged_int,
     show_table,
 )
+from milab_widgets.widgets.entries import tell
 from milab_widgets.widgets.live import LiveChart
 
 __all__ = ["IntHPanel"]
@@ -185,7 +186,7 @@ class IntHPanel(AsCode, Panel):
     def _wire(self) -> None:
         self.dataset.observe(lambda _: self.load(), "value")
         self.classifier.observe(self._on_classifier, "value")
-        self.k.observe(lambda change: setattr(self.citers, "value", change["new"] + 2), "value")
+        self.k.observe(self._on_references, "value")
         self.alpha_mode.observe(self._on_alpha_mode, "value")
         on_press(self.run_button, self.run)
         self.bag.observe(self._on_bag, "value")
@@ -195,6 +196,13 @@ class IntHPanel(AsCode, Panel):
                                  self.citers, self.sigma, self.alpha_mode, self.folds])
         self.alpha.observe(lambda _: self.alpha_mode.value == "hand" and self.mark_stale(),
                            "value")
+
+    def _on_references(self, change) -> None:
+        """Citers follow references (C = R + 2, the paper's setting), said beside the box
+        (issue 33: it changed with no word)."""
+        self.citers.value = change["new"] + 2
+        tell(self.citers, f"set to {self.citers.value} = references + 2 (the paper's "
+                          "setting); type another value to change it.")
 
     def _on_classifier(self, change) -> None:
         citation = change["new"] == "citation-knn"

@@ -372,7 +372,7 @@ class MFSEFPanel(AsCode, Panel):
         seconds = timings.set_index("method")["seconds"] if len(timings) else None
         if seconds is not None:
             table["selection seconds"] = seconds
-        experts = ", ".join(str(e) for e in self.chosen_experts()) or "none"
+        experts = ", ".join(self._feature_names[e] for e in self.chosen_experts()) or "none"
         self.summary.value = (
             f"Scores at {self.max_features.value} selected features (Original: all "
             f"{self.max_features.allowed[1]}); MFSEF experts: {html.escape(experts)}; ratios "

@@ -46,6 +46,11 @@ from milab_widgets.widgets.live import LiveChart
 
 __all__ = ["TwoViewPanel"]
 
+PRESS_RUN = "Press <b>Run</b> to cluster with the current setting."
+#: Shown while a run goes (it said "Press Run" then: issue 33).
+CLUSTERING = ("Clustering with the current setting: the objective is drawn below as the "
+              "updates go, the scores follow.")
+
 DATASETS = ("digits-a", "digits-b", "synthetic")
 KERNELS = (("mixture (Ker1)", "mixture"), ("minimax (Ker2)", "minimax"))
 VIEWS = (("both views", "both"), ("first only", "first"), ("second only", "second"))
@@ -192,7 +197,7 @@ class TwoViewPanel(AsCode, Panel):
             problem, y_partial = self._problem(), self._partial_labels()
             with self.working("computing the kernels (once per view)"):
                 problem.kernels(self.generator.value, self.kernel.value, self.views.value)
-            self._clear_results()  # only now: a setting that fails keeps the last results
+            self._clear_results(CLUSTERING)  # only now: a failed setting keeps the last results
             with self.working("running the multiplicative updates"):
                 self.model = self._fit(problem, y_partial)
             self._show_model(problem.data.labels)
@@ -288,10 +293,11 @@ class TwoViewPanel(AsCode, Panel):
         show_objects(self.baselines, styled(self.baseline_scores).format({"ACC": "{:.1%}"})
                      .hide(axis="index"), widgets.HTML(BASELINES_LEGEND))
 
-    def _clear_results(self) -> None:
+    def _clear_results(self, note: str = PRESS_RUN) -> None:
+        """No results on screen; ``note`` in their place (what to do, or what is going on)."""
         self.model = self.accuracy_value = self.confusion = self.baseline_scores = None
         self.curve_chart = self.confusion_chart = self.cell_bags = None
-        self.accuracy.value = "Press <b>Run</b> to cluster with the current setting."
+        self.accuracy.value = note
         for output in (self.cell_output, self.baselines):
             clear_shown(output)
         for view in (self.curve_view, self.confusion_view):

@@ -138,6 +138,22 @@ def click_button(text: str) -> Callable:
     return lambda panel: panel.locator("button.widget-button", has_text=text).click()
 
 
+def click_while_running(text: str, clicks: int = 3) -> Callable:
+    """Action: click the button reading ``text``, see it greyed while its run goes, and
+    click it ``clicks - 1`` more times meanwhile (a disabled button takes no click, so the
+    run is not queued again: issue 33, three clicks ran CDVSE's protocol three times)."""
+
+    def operate(panel) -> None:
+        button = panel.locator("button.widget-button", has_text=text).first
+        button.click()
+        panel.page.wait_for_function("b => b.disabled", arg=button.element_handle(),
+                                     timeout=10_000, polling=50)
+        for _ in range(clicks - 1):
+            button.click(force=True)  # what an impatient user's clicks do
+
+    return operate
+
+
 def set_slider(description: str, value: str) -> Callable:
     """Action: type ``value`` into the entry of the slider ``description`` (the panels'
     text entry beside each slider, milab_widgets.widgets.entries), then Enter."""
@@ -302,6 +318,11 @@ STEPS = (
                                       type_into("repetitions", "100")),
                               "repetitions = 100 is out of range",
                               error="repetitions = 100 is out of range"),
+                  Interaction("repetitions = 2 and Run protocol clicked three times (greyed "
+                              "while it runs, so it runs once)",
+                              in_turn(type_into("repetitions", "2"),
+                                      click_while_running("Run protocol")),
+                              "protocol on", error="is unavailable"),
                   Interaction("back on the playground (the UCI tab's error is not shown)",
                               open_sub_tab("2-D playground"), "done: fitting",
                               hides="repetitions = 100", error="repetitions = 100"),

@@ -218,8 +218,9 @@ def test_a_bag_that_cannot_be_classified_keeps_the_last_one_with_a_note(panel):
 def test_citers_default_to_references_plus_two(panel):
     panel.k.value = 6
     assert panel.citers.value == 8
-    panel.citers.value = 3  # still editable
-    assert panel.citers.value == 3
+    assert "set to 8 = references + 2 (the paper's setting)" in panel.citers.note.value
+    panel.citers.value = 3  # still editable; the note goes with the change
+    assert panel.citers.value == 3 and panel.citers.note.value == ""
 
 
 def test_changing_controls_does_not_recompute_instance_distances(monkeypatch):

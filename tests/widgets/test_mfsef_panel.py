@@ -76,7 +76,8 @@ def test_hand_picked_experts_and_ratios_change_mfsef(panel, yeast):
     expected, _ = mfsef.dataset_scores("yeast", yeast, settings, ResultCache(None), counts=[8])
     got = panel.scores.query("method == 'MFSEF' and n_features == 8").value.to_numpy()
     np.testing.assert_allclose(got, expected.query("method == 'MFSEF'").value)
-    assert "MFSEF experts: 50, 60" in panel.summary.value
+    names = yeast.feature_names  # as the pick list names them, not 0-based numbers
+    assert f"MFSEF experts: {names[50]}, {names[60]}" in panel.summary.value
 
 
 @pytest.mark.parametrize("setting, message", [

@@ -90,3 +90,14 @@ def test_a_changed_setting_marks_the_results_stale_and_a_bad_seed_is_named(panel
     panel.run()
     assert_ok(panel)
     assert panel.stale.value == ""
+
+
+def test_while_it_clusters_the_panel_says_so_not_press_run(panel, monkeypatch):
+    said = []
+    fit = type(panel)._fit
+    monkeypatch.setattr(panel, "_fit", lambda *args, **kwargs: said.append(
+        panel.accuracy.value) or fit(panel, *args, **kwargs))
+    panel.run_button.click()
+    assert_ok(panel)
+    assert said and said[0].startswith("Clustering with the current setting")
+    assert "Press" not in said[0] and not panel.run_button.disabled
