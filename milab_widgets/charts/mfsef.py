@@ -28,6 +28,15 @@ CD_COLOUR = PALETTE[3]
 ROLE_SCALE = alt.Scale(domain=["expert", "other"], range=[PALETTE[1], PALETTE[0]])
 
 
+def method_scale(shown) -> alt.Scale:
+    """The colour scale of the methods in ``shown`` only (the legend lists what ran: issue
+    33, six methods listed when two ran), each in the colour it has in every other chart
+    (its place in METHODS)."""
+    present = [method for method in METHODS if method in set(shown)]
+    return alt.Scale(domain=present,
+                     range=[PALETTE[METHODS.index(m) % len(PALETTE)] for m in present])
+
+
 def metric_curves_chart(curve: pd.DataFrame, title: str, metrics=TABLE_METRICS, *,
                         select: str | None = None, width: int = 230) -> alt.Chart:
     """Fig. 4: metric vs number of selected features, one panel per metric; Original (all
@@ -43,7 +52,7 @@ def metric_curves_chart(curve: pd.DataFrame, title: str, metrics=TABLE_METRICS, 
     base = alt.Chart(data).encode(
         x=alt.X("n_features:Q", title="selected features", axis=alt.Axis(tickMinStep=1)),
         y=alt.Y("value:Q", title=None, scale=alt.Scale(zero=False)),
-        color=alt.Color("method:N", scale=_METHOD_SCALE, title="method",
+        color=alt.Color("method:N", scale=method_scale(data.method), title="method",
                         legend=alt.Legend(symbolType="stroke", symbolStrokeWidth=3)),
         strokeDash=alt.StrokeDash("features:N", title="features",
                                   scale=alt.Scale(domain=["selected", "all (Original)"],

@@ -207,6 +207,7 @@ class IntHPanel(AsCode, Panel):
     def _on_classifier(self, change) -> None:
         citation = change["new"] == "citation-knn"
         self.k.description = "references" if citation else "K"
+        tell(self.k, "")  # a refusal note names the control by its old name
         self.citers.disabled = not citation
 
     def _on_alpha_mode(self, change) -> None:

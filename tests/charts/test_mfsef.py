@@ -4,6 +4,7 @@ import numpy as np
 import pandas as pd
 
 from milab_widgets.charts import mfsef as charts
+from milab_widgets.charts.theme import PALETTE
 from milab_widgets.evaluation.ranking_stats import nemenyi_cliques
 from milab_widgets.experiments import mfsef
 
@@ -55,6 +56,17 @@ def test_curves_chart_draws_every_method_and_the_original_level():
     spec = charts.metric_curves_chart(curve, "Fig. 4").to_dict()
     drawn = pd.DataFrame(chart_rows(spec)[0])
     assert set(drawn.method) == set(mfsef.METHODS) and len(drawn) == len(curve)
+
+
+def test_the_curves_legend_lists_the_methods_that_ran_in_their_usual_colours():
+    rows = [{"dataset": "arts", "method": m, "n_features": n, "metric": "AP", "value": 0.5,
+             "in_table": True} for m in ("MFSLS", "MFSEF") for n in (5, 10)]
+    rows.append({"dataset": "arts", "method": "Original", "n_features": 462, "metric": "AP",
+                 "value": 0.5, "in_table": True})
+    spec = charts.metric_curves_chart(mfsef.curves(pd.DataFrame(rows), "arts"), "Fig. 4")
+    scale = spec.to_dict()["spec"]["encoding"]["color"]["scale"]
+    assert scale["domain"] == ["Original", "MFSLS", "MFSEF"]
+    assert scale["range"] == [PALETTE[list(mfsef.METHODS).index(m)] for m in scale["domain"]]
 
 
 def test_waterfall_and_expert_views_carry_their_data():

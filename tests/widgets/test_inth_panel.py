@@ -215,6 +215,14 @@ def test_a_bag_that_cannot_be_classified_keeps_the_last_one_with_a_note(panel):
     assert panel.held_out.bag == 8 and note not in panel.stale.value
 
 
+def test_renaming_references_to_k_drops_the_note_under_the_old_name(panel):
+    panel.k.entry.value = "99"
+    assert "references = 99 refused" in panel.k.note.value
+    panel.classifier.value = "knn"
+    assert panel.k.description == "K" and panel.k.note.value == ""
+    panel.classifier.value = "citation-knn"
+
+
 def test_citers_default_to_references_plus_two(panel):
     panel.k.value = 6
     assert panel.citers.value == 8
