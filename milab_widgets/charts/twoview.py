@@ -110,5 +110,8 @@ def confusion_chart(table: pd.DataFrame, title: str, *, select: str | None = Non
     if select:
         cells = cells.add_params(alt.selection_point(name=select, fields=["class", "cluster"],
                                                      on="click"))
-    counts = base.mark_text(fontSize=11).encode(text="count:Q")
+    dark = float(data["count"].max()) / 2  # the "blues" scheme's upper half is dark blue
+    counts = base.mark_text(fontSize=11).encode(
+        text="count:Q", color=alt.condition(alt.datum.count > dark, alt.value("white"),
+                                            alt.value("black")))
     return (cells + counts).properties(width=260, height=220, title=title)

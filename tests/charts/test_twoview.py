@@ -55,3 +55,13 @@ def test_confusion_chart_cells_are_the_matched_counts():
     spec = render(charts.confusion_chart(table, "confusion"))
     data = next(iter(spec["datasets"].values()))
     assert sum(row["count"] for row in data) == 5 and len(data) == 4
+
+
+def test_confusion_counts_are_white_on_the_dark_cells_and_black_on_the_light():
+    import re
+
+    table = matched_confusion([0, 0, 0, 0, 1, 1, 1], [0, 0, 0, 0, 1, 1, 0])
+    svg = vl_convert.vegalite_to_svg(charts.confusion_chart(table, "confusion").to_dict())
+    cell_texts = re.findall(r'<text[^>]*fill="(white|black)"[^>]*>(\d+)</text>', svg)
+    assert sorted(cell_texts) == [("black", "0"), ("black", "1"), ("black", "2"),
+                                  ("white", "4")]  # 4 of at most 4: the darkest blue
