@@ -11,7 +11,6 @@ import warnings
 from collections.abc import Callable, Iterator, Sequence
 
 import numpy as np
-from sklearn.exceptions import DataConversionWarning
 
 from milab_widgets.data.arrays import check_bounded, holds_text
 from milab_widgets.exceptions import InputError
@@ -249,6 +248,8 @@ def _real_array(values, name: str) -> np.ndarray:
     float64, refusing complex numbers (numpy would drop the imaginary part) and anything else
     that is not numeric, naming ``name``."""
     if hasattr(values, "toarray"):  # scipy.sparse: np.asarray would give a 0-d object array
+        from sklearn.exceptions import DataConversionWarning  # scikit-learn loads only here
+
         what = "a bag" if name.startswith("bag ") else name  # one warning for all the bags
         warnings.warn(f"{what} given as a scipy.sparse matrix is stored dense, as the bag "
                       "distances and kernels work on dense instances.", DataConversionWarning,

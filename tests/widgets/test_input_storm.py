@@ -458,7 +458,8 @@ def test_mfsef_ends_on_the_last_setting(empty_data_home, caplog, monkeypatch):
         expected, _ = mfsef.dataset_scores("yeast", toy, settings, ResultCache(None), counts=counts)
         np.testing.assert_allclose(panel.scores.value, expected.value)
         experts = list(v["experts"]) if hand else top_features(relevance, v["n_experts"]).tolist()
-        assert f"MFSEF experts: {', '.join(map(str, experts)) or 'none'};" in panel.summary.value
+        named = ", ".join(toy.feature_names[e] for e in experts) or "none"  # as the pick list
+        assert f"MFSEF experts: {named};" in panel.summary.value
         assert f"ML-kNN k = {v['k']}," in panel.summary.value
         if sketched:
             assert panel.curves_view.sketch.args[0].equals(mfsef.curves(panel.scores, "yeast"))
