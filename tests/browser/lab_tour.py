@@ -145,13 +145,26 @@ def click_while_running(text: str, clicks: int = 3) -> Callable:
 
     def operate(panel) -> None:
         button = panel.locator("button.widget-button", has_text=text).first
+        button.evaluate(WATCH_DISABLED_JS)
         button.click()
-        panel.page.wait_for_function("b => b.disabled", arg=button.element_handle(),
+        panel.page.wait_for_function("b => b.milabWasDisabled", arg=button.element_handle(),
                                      timeout=10_000, polling=50)
         for _ in range(clicks - 1):
-            button.click(force=True)  # what an impatient user's clicks do
+            if button.is_disabled():  # a run that already ended (a missing dataset) would
+                button.click(force=True)  # start again: click only while it is greyed
 
     return operate
+
+
+#: Notes on the button element whether its ``disabled`` attribute was ever set or removed:
+#: a run that fails at once (a dataset missing on a fresh install) greys the button for a
+#: few milliseconds, shorter than any polling.
+WATCH_DISABLED_JS = """b => {
+  b.milabWasDisabled = false;
+  new MutationObserver(records => {
+    if (records.some(r => r.attributeName === 'disabled')) b.milabWasDisabled = true;
+  }).observe(b, {attributes: true, attributeFilter: ['disabled']});
+}"""
 
 
 def set_slider(description: str, value: str) -> Callable:
@@ -318,14 +331,14 @@ STEPS = (
                                       type_into("repetitions", "100")),
                               "repetitions = 100 is out of range",
                               error="repetitions = 100 is out of range"),
-                  Interaction("repetitions = 2 and Run protocol clicked three times (greyed "
-                              "while it runs, so it runs once)",
-                              in_turn(type_into("repetitions", "2"),
-                                      click_while_running("Run protocol")),
-                              "protocol on", error="is unavailable"),
                   Interaction("back on the playground (the UCI tab's error is not shown)",
                               open_sub_tab("2-D playground"), "done: fitting",
                               hides="repetitions = 100", error="repetitions = 100"),
+                  Interaction("in the UCI tab, repetitions = 2 and Run protocol clicked three "
+                              "times (greyed while it runs, so it runs once)",
+                              in_turn(open_sub_tab("UCI table"), type_into("repetitions", "2"),
+                                      click_while_running("Run protocol")),
+                              "protocol on", error="is unavailable"),
               )),
     PanelStep("MFSEF", "slider 'how many' experts = 6 (redraws the expert view)",
               set_slider("how many", "6"), vega=1, images=1, redrawn=1, interactions=(
