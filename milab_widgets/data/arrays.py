@@ -110,4 +110,7 @@ def holds_text(array: np.ndarray) -> bool:
     array): numpy's ``astype(float)`` would read '1.5' as 1.5 without a word."""
     if array.dtype.kind in "US":
         return True
-    return array.dtype.kind == "O" and any(isinstance(v, (str, bytes)) for v in array.ravel())
+    if array.dtype.kind != "O":
+        return False
+    element_types = set(map(type, array.flat))  # one pass in C; the check then runs per type
+    return any(issubclass(kind, (str, bytes)) for kind in element_types)

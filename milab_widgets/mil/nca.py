@@ -19,6 +19,7 @@ import warnings
 
 import numpy as np
 from sklearn.exceptions import ConvergenceWarning
+from sklearn.utils import check_array
 from sklearn.utils._param_validation import Interval, validate_params
 
 from milab_widgets.core.nca import nca_objective_mixed
@@ -331,12 +332,16 @@ def nca_alpha_curve(d_min, d_max, y, sigma: float, alphas) -> np.ndarray:
 
 
 def _checked_alphas(alphas) -> np.ndarray:
-    """``alphas`` as a 1-D float array in [0, 1]; InputError naming the first bad value."""
-    values = np.asarray(alphas, dtype=object).ravel()
-    bad = [a for a in values if isinstance(a, (str, bytes, bool, np.bool_))
-           or not isinstance(a, (Real, np.number)) or not 0.0 <= float(a) <= 1.0]
-    if bad or np.ndim(alphas) != 1:
-        shown = repr(bad[0]) if bad else f"an array of shape {np.shape(alphas)}"
-        raise InputError(f"alphas must be a list of numbers in [0, 1] (the weight of d_minH); "
-                         f"got {shown}.")
+    """``alphas`` as a 1-D float array in [0, 1] (scikit-learn's ``check_array``, which
+    refuses text and non-finite values); InputError naming the problem."""
+    message = "alphas must be a list of numbers in [0, 1] (the weight of d_minH); got "
+    try:
+        values = check_array(alphas, ensure_2d=False, dtype="numeric", input_name="alphas")
+    except ValueError as error:
+        raise InputError(f"{message}{np.ravel(alphas)[:3].tolist()!r} ({error})") from error
+    if values.ndim != 1:
+        raise InputError(f"{message}an array of shape {values.shape}.")
+    outside = values[(values < 0) | (values > 1)]
+    if outside.size:
+        raise InputError(f"{message}{float(outside[0])!r}.")
     return values.astype(np.float64)

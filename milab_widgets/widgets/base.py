@@ -34,8 +34,8 @@ from milab_widgets.widgets.entries import NumberBox, typed_sliders
 from milab_widgets.widgets.papers import paper_header
 
 __all__ = ["Panel", "StatusArea", "clear_shown", "close_tree", "dataset_choices", "on_press",
-           "ranged_int", "show_chart_image", "show_objects", "show_table", "styled",
-           "widget_note"]
+           "ranged_int", "show_chart_image", "show_objects", "show_table", "shown_widgets",
+           "styled", "widget_note"]
 
 _ERROR_STYLE = "color:#b00020"
 _STALE_STYLE = "color:#8a5a00;background:#fff4d6;padding:2px 6px"
@@ -510,6 +510,11 @@ def show_objects(output: widgets.Output, *objects) -> None:
         for item in objects:
             display(item)
     _SHOWN[output] = [item for item in objects if isinstance(item, widgets.Widget)]
+
+
+def shown_widgets(output: widgets.Output) -> tuple[widgets.Widget, ...]:
+    """The widgets :func:`show_objects` last put in ``output`` (none after a clear)."""
+    return tuple(_SHOWN.get(output, ()))
 
 
 def clear_shown(output: widgets.Output, wait: bool = False) -> None:

@@ -33,7 +33,7 @@ import re
 import ipywidgets as widgets
 import traitlets
 
-__all__ = ["NumberBox", "tell", "typed_sliders", "with_entry"]
+__all__ = ["NumberBox", "readout_text", "tell", "typed_sliders", "with_entry"]
 
 _NOTE_STYLE = "color:#8a5a00"
 #: Sliders whose readout becomes a text entry (selection sliders have no typed value).
@@ -145,7 +145,7 @@ def with_entry(slider) -> widgets.HBox:
     and the note names the refused text, the range and the value used. A value set by
     dragging or by code shows in the entry and clears the note. The slider gets ``entry``
     and ``note`` attributes."""
-    slider.entry = widgets.Text(value=_formatted(slider, slider.value), continuous_update=False,
+    slider.entry = widgets.Text(value=readout_text(slider, slider.value), continuous_update=False,
                                 layout={"width": "80px"})
     slider.note = widgets.HTML()
     slider.readout = False
@@ -158,7 +158,7 @@ def with_entry(slider) -> widgets.HBox:
         state["typing"] = True
         try:
             note = _use_typed(slider, change["new"])
-            slider.entry.value = _formatted(slider, slider.value)
+            slider.entry.value = readout_text(slider, slider.value)
             tell(slider, note)
         finally:
             state["typing"] = False
@@ -167,7 +167,7 @@ def with_entry(slider) -> widgets.HBox:
         if not state["typing"]:
             state["typing"] = True
             try:
-                slider.entry.value = _formatted(slider, change["new"])
+                slider.entry.value = readout_text(slider, change["new"])
                 tell(slider, "")
             finally:
                 state["typing"] = False
@@ -190,19 +190,19 @@ def _use_typed(slider, text: str) -> str:
     """Set ``slider`` from the typed ``text``; the note to show ('' if used as typed)."""
     low, high = slider_range(slider)
     name = html.escape(slider.description)
-    allowed = f"allowed {_formatted(slider, low)} to {_formatted(slider, high)}"
+    allowed = f"allowed {readout_text(slider, low)} to {readout_text(slider, high)}"
     number = _typed_number(text, percent=slider.readout_format.endswith("%"))
     shown = html.escape(text.strip())
     if number is None or (isinstance(slider, widgets.IntSlider) and not number.is_integer()):
         kind = "a whole number" if isinstance(slider, widgets.IntSlider) else "a number"
         return (f"{name} = '{shown}' refused: not {kind} ({allowed}); still using "
-                f"{_formatted(slider, slider.value)}.")
+                f"{readout_text(slider, slider.value)}.")
     used = min(max(number, low), high)
     slider.value = int(used) if isinstance(slider, widgets.IntSlider) else _on_step(slider, used)
     if used != number:
-        return f"{name} = {shown} refused: {allowed}; used {_formatted(slider, slider.value)}."
+        return f"{name} = {shown} refused: {allowed}; used {readout_text(slider, slider.value)}."
     if not math.isclose(slider.value, number, rel_tol=1e-9, abs_tol=1e-12):
-        return f"{name} = {shown}: the slider's step gives {_formatted(slider, slider.value)}."
+        return f"{name} = {shown}: the slider's step gives {readout_text(slider, slider.value)}."
     return ""
 
 
@@ -236,8 +236,10 @@ def _typed_number(text: str, percent: bool = False) -> float | None:
     return number if math.isfinite(number) else None
 
 
-def _formatted(slider, value) -> str:
+def readout_text(widget, value) -> str:
+    """``value`` as ``widget``'s readout shows it (a percentage slider: "5%"); without a
+    readout format, a float to four significant digits and anything else as ``str``."""
     try:
-        return format(value, slider.readout_format)
-    except (ValueError, TypeError):
-        return str(value)
+        return format(value, widget.readout_format)
+    except (AttributeError, TypeError, ValueError):
+        return f"{value:.4g}" if isinstance(value, float) else str(value)

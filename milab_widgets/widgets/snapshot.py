@@ -35,6 +35,7 @@ import ipywidgets as widgets
 from ipywidgets.widgets.widget import _instances  # the kernel's widgets by model id
 
 from milab_widgets.charts.theme import chart_image, without_tooltips
+from milab_widgets.widgets.entries import readout_text
 from milab_widgets.widgets.revive import display_with_note, note_bundle
 
 __all__ = ["QUIET_SECONDS", "SNAPSHOT_CLASS", "Snapshot", "display_with_snapshot",
@@ -112,17 +113,8 @@ def _control_value(widget) -> list[str]:
     shown = getattr(widget, "label", None) if widget.has_trait("label") else None
     value = shown if shown is not None else widget.value
     if isinstance(value, float):  # as a slider's readout shows it, not 0.639896038619753
-        value = _formatted(widget, value)
+        value = readout_text(widget, value)
     return [f"<span><b>{html.escape(description)}</b>: {html.escape(str(value))}</span>"]
-
-
-def _formatted(widget, value: float) -> str:
-    """``value`` in ``widget``'s readout format when it has one (a percentage slider: "5%"),
-    else to four significant digits."""
-    try:
-        return format(value, widget.readout_format)
-    except (AttributeError, TypeError, ValueError):
-        return f"{value:.4g}"
 
 
 def _output_parts(output: dict) -> list[str]:

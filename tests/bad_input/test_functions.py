@@ -120,7 +120,7 @@ def test_bags_from_sparse_matrices_are_made_dense_with_a_warning():
     (lambda: integrated_distance(np.array([[1, "2"]], dtype=object), np.ones((1, 2)), 0.5),
      "d_min holds text"),
     (lambda: nca_alpha_curve(D, D, Y, 1.0, ["a"]), "alphas must be a list of numbers in "
-                                                   r"\[0, 1\].*got 'a'"),
+                                                   r"\[0, 1\].*got \['a'\]"),
     (lambda: nca_alpha_curve(D, D, Y, 1.0, [0.5, 2.0]), "got 2.0"),
     (lambda: nca_alpha_curve(D, D, Y, 1.0, [[0.5]]), "got an array of shape"),
 ])

@@ -154,7 +154,7 @@ def test_the_uci_table_says_its_repetitions_and_a_fixed_failure_stops_pointing_a
     panel.run_uci()
     caption = "Test g-mean (%)</b> on sonar: ours, mean ± std over 2 repetitions"
     assert panel.uci_table is not None and caption in repr(panel.uci_output.outputs) + "".join(
-        getattr(item, "value", "") for item in base._SHOWN[panel.uci_output])
+        getattr(item, "value", "") for item in base.shown_widgets(panel.uci_output))
     panel.repetitions.value = 1  # refused by the protocol: the table kept, the note says why
     panel.run_uci()
     assert "see the error above" in panel.uci.stale.value and panel.uci.error.value
