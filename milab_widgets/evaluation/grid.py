@@ -28,6 +28,10 @@ from tqdm.auto import tqdm
 from milab_widgets.evaluation.cache import ResultCache
 
 
+#: A grid's ``progress``: True for a text bar, or ``progress(done, total, desc)``.
+ProgressOption = bool | Callable[[int, int, str], None]
+
+
 @dataclass(frozen=True)
 class GridTask:
     """One cell of an experiment grid.
@@ -44,20 +48,29 @@ class GridTask:
 
 
 def run_grid(tasks: Sequence[GridTask], cache: ResultCache, n_jobs: int | None = None,
-             progress: bool = False, desc: str = "grid") -> list[dict]:
+             progress: ProgressOption = False,
+             desc: str = "grid") -> list[dict]:
     """The record of every task, in the tasks' order.
 
     Cached records are read; the rest are computed by ``joblib.Parallel(n_jobs)``. With
     ``n_jobs=None`` that is serial unless the caller set a joblib backend (e.g. Dask) with
-    ``joblib.parallel_backend``, which then decides where the tasks run. ``progress`` shows
-    a progress bar over the computed tasks.
+    ``joblib.parallel_backend``, which then decides where the tasks run. ``progress``:
+    True shows a text progress bar over the computed tasks; a callable is called as
+    ``progress(done, total, desc)`` before the first and after each computed task (the
+    lab's bar, whose Stop raises from it: the grid then ends, every record so far cached).
     """
     records = [cache.get(task.parts) for task in tasks]
     missing = [index for index, record in enumerate(records) if record is None]
     computed = Parallel(n_jobs=n_jobs, return_as="generator")(
         delayed(tasks[index].compute)() for index in missing)
-    arrivals = tqdm(computed, total=len(missing), desc=desc, disable=not progress)
-    for index, record in zip(missing, arrivals):
+    report = progress if callable(progress) else None
+    arrivals = tqdm(computed, total=len(missing), desc=desc,
+                    disable=report is not None or not progress)
+    if report is not None and missing:
+        report(0, len(missing), desc)
+    for done, (index, record) in enumerate(zip(missing, arrivals, strict=False), start=1):
         cache.put(tasks[index].parts, record)
         records[index] = record
+        if report is not None:
+            report(done, len(missing), desc)
     return records

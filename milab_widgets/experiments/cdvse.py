@@ -64,7 +64,7 @@ from milab_widgets.data.synthetic_oneclass import sine_noise, square_noise
 from milab_widgets.data.uci_sources import UNAVAILABLE
 from milab_widgets.evaluation.cache import ResultCache
 from milab_widgets.evaluation.claim_tests import CLAIM_COLUMNS, paired_case
-from milab_widgets.evaluation.grid import GridTask, run_grid
+from milab_widgets.evaluation.grid import GridTask, ProgressOption, run_grid
 from milab_widgets.evaluation.oneclass_scores import g_mean
 from milab_widgets.evaluation.oneclass_selection import (
     DEFAULT_REFERENCE,
@@ -281,7 +281,7 @@ class Results:
 
 
 def run(datasets=UCI_DATASETS, quick: bool = False, seed: int = 0, repetitions=None,
-        cache_dir=None, progress: bool = False, synthetic: bool = True,
+        cache_dir=None, progress: ProgressOption = False, synthetic: bool = True,
         n_jobs: int | None = None, **options) -> Results:
     """Run §4.1 and §4.2; unavailable datasets are skipped and reported in ``skipped``.
 
@@ -292,6 +292,8 @@ def run(datasets=UCI_DATASETS, quick: bool = False, seed: int = 0, repetitions=N
     ``points`` are then empty tables with their columns (the panel's UCI protocol).
     ``n_jobs``: the UCI grid (dataset x repetition) runs through joblib (see
     `milab_widgets.evaluation.grid`); None is serial unless a joblib backend such as Dask is set.
+    ``progress``: True for text bars, or a callable ``progress(done, total, stage)`` called
+    after each grid task (the lab's bar and Stop; see `milab_widgets.evaluation.grid.run_grid`).
 
     BLAS runs single-threaded here: the matrices are small (hundreds of rows), where
     threads cost more than they give, above all on a shared machine.
@@ -494,7 +496,7 @@ def committed_member_ratios(folder: Path) -> dict[str, float]:
 
 
 def uci_runs(datasets: dict, settings: Settings, cache: ResultCache,
-             n_jobs: int | None = None, progress: bool = False) -> pd.DataFrame:
+             n_jobs: int | None = None, progress: ProgressOption = False) -> pd.DataFrame:
     """Every repetition of every dataset, one cached record each, as a joblib grid.
 
     A record depends on (seed, dataset, repetition, protocol) only, so the key leaves out
@@ -575,7 +577,7 @@ def _record_rows(tasks: list[GridTask], records: list[dict], part: str, columns)
 
 
 def uci_timings(datasets: dict, runs: pd.DataFrame, settings: Settings, cache: ResultCache,
-                n_jobs: int | None = None, progress: bool = False) -> pd.DataFrame:
+                n_jobs: int | None = None, progress: ProgressOption = False) -> pd.DataFrame:
     """Test-set prediction times of Bagging (all M members) and CDVSE (the kept ones) at the
     parameters ``runs`` selected, for the first repetitions of each data set (see
     :data:`TIMED_REPETITIONS`); one cached record per (data set, repetition), keyed apart
@@ -612,7 +614,7 @@ def timing_record(split, parameters, seed: int, settings: Settings) -> dict:
 
 
 def uci_members(datasets: dict, runs: pd.DataFrame, settings: Settings, cache: ResultCache,
-                n_jobs: int | None = None, progress: bool = False
+                n_jobs: int | None = None, progress: ProgressOption = False
                 ) -> tuple[pd.DataFrame, pd.DataFrame]:
     """(compactness, diversity) of every repetition at the parameters ``runs`` selected
     (:func:`~milab_widgets.experiments.cdvse_mechanisms.members_record`): one cached record
@@ -627,7 +629,7 @@ def uci_members(datasets: dict, runs: pd.DataFrame, settings: Settings, cache: R
 
 
 def uci_sensitivity(datasets: dict, runs: pd.DataFrame, settings: Settings,
-                    cache: ResultCache, n_jobs: int | None = None, progress: bool = False
+                    cache: ResultCache, n_jobs: int | None = None, progress: ProgressOption = False
                     ) -> pd.DataFrame:
     """CDVSE's test g-mean along sigma, zeta and C for the first repetitions of each data
     set (:data:`~milab_widgets.experiments.cdvse_mechanisms.SENSITIVITY_REPETITIONS`, quick

@@ -369,17 +369,21 @@ def interleaved_timings(X_train, Y_train, X_test, solvers, repeats: int) -> list
 
 
 def time_solvers(X_train, Y_train, X_test, solvers=None, Y_test=None,
-                 embeddings: dict | None = None) -> list[dict]:
+                 embeddings: dict | None = None, progress=None) -> list[dict]:
     """Fit every solver of ``solvers`` (default TIMING_SOLVERS: name -> (parameters,
     reference)); rows with its fit time (wall-clock ``seconds`` and the process's
     ``cpu_seconds``, all threads), iterations, kernel passes, convergence and the
     largest principal angle of its X_test embedding to its reference solver's. With
     ``Y_test`` also the paper's metrics of ML-kNN on each embedding. A dict passed as
-    ``embeddings`` receives every solver's X_test embedding (name -> array)."""
+    ``embeddings`` receives every solver's X_test embedding (name -> array). ``progress``,
+    when given, is called as ``progress(done, total, "solvers")`` before each solver and
+    after the last (the lab's bar and Stop)."""
     solvers = TIMING_SOLVERS if solvers is None else solvers
     embeddings = {} if embeddings is None else embeddings
+    report = progress or (lambda done, total, what: None)
     rows = []
-    for name, (params, _) in solvers.items():
+    for done, (name, (params, _)) in enumerate(solvers.items()):
+        report(done, len(solvers), "solvers")
         started, cpu_started = time.perf_counter(), time.process_time()
         model = KernelMDDM(random_state=0, **params).fit(X_train, Y_train)
         seconds = time.perf_counter() - started
@@ -392,6 +396,7 @@ def time_solvers(X_train, Y_train, X_test, solvers=None, Y_test=None,
             row.update(evaluate_embedding(model.transform(X_train), embeddings[name], Y_train,
                                           Y_test))
         rows.append(row)
+    report(len(solvers), len(solvers), "solvers")
     for row in rows:
         reference = solvers[row["solver"]][1]
         row["reference"] = reference

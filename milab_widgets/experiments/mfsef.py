@@ -40,7 +40,7 @@ from milab_widgets.claims.rejudge import quick_run_claims
 from milab_widgets.claims import mfsef as mfsef_claims
 from milab_widgets.claims.mfsef import FIG4_DATASET, FIG4_MAX_FEATURES, PAPER_MFSEF_RANKS
 from milab_widgets.evaluation.cache import ResultCache
-from milab_widgets.evaluation.grid import GridTask, run_grid
+from milab_widgets.evaluation.grid import GridTask, ProgressOption, run_grid
 from milab_widgets.evaluation.ranking_stats import (
     friedman_test,
     nemenyi_cd,
@@ -202,7 +202,7 @@ def predict_columns(train, test, columns, k: int = 10, s: float = 1.0):
 
 
 def run(datasets=TABLE_DATASETS, quick: bool = False, seed: int = 0, cache_dir=None,
-        progress: bool = False, n_jobs: int | None = None) -> Results:
+        progress: ProgressOption = False, n_jobs: int | None = None) -> Results:
     """Run the protocol on every available dataset; unavailable ones are skipped and listed
     in ``Results.skipped`` (name -> how to get it). Each dataset's methods run as a joblib
     grid (``n_jobs``; see `milab_widgets.evaluation.grid`)."""
@@ -230,7 +230,7 @@ def run(datasets=TABLE_DATASETS, quick: bool = False, seed: int = 0, cache_dir=N
 
 
 def curve_instances(name, data, settings: Settings, cache: ResultCache,
-                    n_jobs: int | None = None, progress: bool = False) -> pd.DataFrame:
+                    n_jobs: int | None = None, progress: ProgressOption = False) -> pd.DataFrame:
     """Fig. 4's claim ("within about the first 50 features MFSEF is clearly better"): every
     selector's table metrics per test instance at each curve size up to
     :data:`~milab_widgets.claims.mfsef.FIG4_MAX_FEATURES` features on ``name``. One cached
@@ -261,7 +261,7 @@ def _curve_instances_record(train, test, method: str, counts, settings: Settings
 
 
 def stability_estimates(name, data, settings: Settings, cache: ResultCache,
-                        n_jobs: int | None = None, progress: bool = False) -> pd.DataFrame:
+                        n_jobs: int | None = None, progress: ProgressOption = False) -> pd.DataFrame:
     """How stable each selector's choice is on ``name`` (§4's "better stability"): Nogueira,
     Sechidis & Brown's Φ̂ with its variance and 95 % interval
     (:func:`~milab_widgets.evaluation.selection_stability.nogueira_stability`) of the
@@ -281,7 +281,7 @@ def stability_estimates(name, data, settings: Settings, cache: ResultCache,
 
 
 def resampled_selections(name, data, settings: Settings, cache: ResultCache,
-                         n_jobs: int | None = None, progress: bool = False) -> dict:
+                         n_jobs: int | None = None, progress: ProgressOption = False) -> dict:
     """method -> the B subsets (feature index lists, in selection order) of the table's
     feature count that each selector of ``settings.methods`` keeps on the bootstrap samples
     of ``name``'s training part. One cached record per selector (experiment
@@ -317,7 +317,7 @@ def bootstrap_rows(n_samples: int, resamples: int, seed: int) -> list[np.ndarray
 
 
 def dataset_scores(name, data, settings: Settings, cache: ResultCache, counts=None,
-                   n_jobs: int | None = None, progress: bool = False):
+                   n_jobs: int | None = None, progress: ProgressOption = False):
     """Long-format scores of Original and every method of ``settings.methods`` at each
     feature count (default ``settings.counts``) on one dataset's fixed split, and each
     selector's fit time (one fit up to the largest count).
@@ -331,7 +331,7 @@ def dataset_scores(name, data, settings: Settings, cache: ResultCache, counts=No
 
 
 def dataset_records(name, data, settings: Settings, cache: ResultCache, counts=None,
-                    n_jobs: int | None = None, progress: bool = False,
+                    n_jobs: int | None = None, progress: ProgressOption = False,
                     per_instance: bool = True):
     """:func:`dataset_scores` and, with ``per_instance``, every test instance's value of
     each table metric at the table's feature count (see :func:`instance_values`), long
@@ -347,7 +347,7 @@ def dataset_records(name, data, settings: Settings, cache: ResultCache, counts=N
                        partial(_method_record, train, test, method, counts, settings,
                                table_count))
               for method in settings.methods]
-    original, *methods = run_grid(tasks, cache, n_jobs, progress, desc=name)
+    original, *methods = run_grid(tasks, cache, n_jobs, progress, desc=f"selectors on {name}")
     instances = concat_or_empty(
         [_instance_table(name, method, record["instances"])
          for method, record in zip(("Original", *settings.methods), (original, *methods))

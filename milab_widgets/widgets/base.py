@@ -6,10 +6,13 @@ exception into a red message in the panel: the kernel keeps running, the panel s
 and no control value is touched, so nothing the user set is lost.
 
 Under a storm of input (tests/widgets/test_input_storm.py: 200 changes in a row) a panel
-ends in the state of its last input. Actions run synchronously -- ipykernel handles one
-comm message at a time, so a change is handled to its end before the next one is seen and
-no older computation can complete after a newer one; no generation counter is needed while
-no panel computes in the background. What a panel must get right is what it says about the
+ends in the state of its last input. Short actions run synchronously -- ipykernel handles
+one comm message at a time, so a change is handled to its end before the next one is seen
+and no older computation can complete after a newer one. A long action (a button given to
+:func:`on_press` with its view) runs in a background thread when a kernel runs it, so that
+its Stop can be clicked (:mod:`milab_widgets.widgets.progress`); while it runs, every
+control of its view is greyed, so no input can change what it computes on and still no
+generation counter is needed. What a panel must get right is what it says about the
 results it still shows: a stale note per result area (:meth:`Panel.mark_stale`,
 :meth:`Panel.mark_kept`), and an out-of-range message that stays while any number box is
 out of range (:meth:`StatusArea.check_range`) -- each in its own view: a sub-tab that
@@ -19,19 +22,22 @@ computes apart has its own status line, stale note and error (:meth:`Panel.add_v
 from __future__ import annotations
 
 import html
+import threading
 import time
 import traceback
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from weakref import WeakKeyDictionary
 
 import ipywidgets as widgets
-from IPython.display import display
+from IPython import get_ipython
+from IPython.core.formatters import DisplayFormatter
 
 from milab_widgets.charts.theme import chart_image, without_tooltips
 from milab_widgets.exceptions import InputError
 from milab_widgets.widgets.entries import NumberBox, typed_sliders
 from milab_widgets.widgets.papers import paper_header
+from milab_widgets.widgets.progress import Progress, Stopped
 
 __all__ = ["Panel", "StatusArea", "clear_shown", "close_tree", "dataset_choices", "on_press",
            "ranged_int", "show_chart_image", "show_objects", "show_table", "shown_widgets",
@@ -40,6 +46,7 @@ __all__ = ["Panel", "StatusArea", "clear_shown", "close_tree", "dataset_choices"
 _ERROR_STYLE = "color:#b00020"
 _STALE_STYLE = "color:#8a5a00;background:#fff4d6;padding:2px 6px"
 _SHOWN: WeakKeyDictionary = WeakKeyDictionary()  # an Output -> the widgets show_objects put in it
+_PLAIN_FORMATTER = DisplayFormatter()
 
 
 class StatusArea:
@@ -69,6 +76,8 @@ class StatusArea:
         error (empty when the last action succeeded).
     last_error : Exception or None
         The exception the last action raised, kept for inspection.
+    progress : Progress
+        The bar and Stop of the view's long actions (:meth:`step`), under the status line.
     """
 
     def __init__(self, root, has_results=lambda: False, claimed=lambda: ()):
@@ -76,14 +85,20 @@ class StatusArea:
         self.status = widgets.HTML("ready")
         self.stale = widgets.HTML("")
         self.error = widgets.HTML("")
+        self.progress = Progress()
         self.last_error: Exception | None = None
         self._depth = 0
         self._stale_notes: dict[str, tuple] = {}  # result area -> (its note, kept)
 
     def parts(self) -> list:
-        """The status line, stale note and error, top to bottom, to place at the top of the
-        view."""
-        return [self.status, self.stale, self.error]
+        """The status line, progress, stale note and error, top to bottom, to place at the
+        top of the view."""
+        return [self.status, self.progress, self.stale, self.error]
+
+    def step(self, done: int, total: int, what: str = "") -> None:
+        """A long action's progress callback: ``done`` of ``total`` steps of ``what``;
+        raises :class:`~milab_widgets.widgets.progress.Stopped` once Stop is pressed."""
+        self.progress.step(done, total, what)
 
     # -- number boxes ---------------------------------------------------------------------------
     def boxes(self) -> list:
@@ -190,13 +205,15 @@ class StatusArea:
         """Run the ``with`` block as the action ``what``, reporting it in the status line.
 
         The outermost block clears the previous error, and on any exception shows it in the
-        error area instead of raising; when it succeeds while a number box is out of range,
-        it shows that box's message again. Nested blocks only update the status line and let
+        error area instead of raising (Stop, :class:`Stopped`, is reported as stopped, not
+        as an error); when it succeeds while a number box is out of range, it shows that
+        box's message again. Nested blocks only update the status line and let
         exceptions reach the outermost one, so a failed step stops the whole action.
         """
         outermost = self._depth == 0
         if outermost:
             self._clear_error()
+            self.progress.begin()
         self.status.value = f"working: {html.escape(what)}..."
         started = time.perf_counter()
         self._depth += 1
@@ -205,8 +222,12 @@ class StatusArea:
         except Exception as error:
             if not outermost:
                 raise
-            self.show_error(error)
-            self.status.value = f"failed: {html.escape(what)}"
+            if isinstance(error, Stopped):
+                self.status.value = (f"stopped: {html.escape(what)} ({error}); the results "
+                                     "shown are the last complete ones")
+            else:
+                self.show_error(error)
+                self.status.value = f"failed: {html.escape(what)}"
         else:
             if outermost:
                 seconds = time.perf_counter() - started
@@ -216,6 +237,8 @@ class StatusArea:
                     self.show_error(out_of_range)  # its message on screen
         finally:
             self._depth -= 1
+            if outermost:
+                self.progress.end()
 
     def _clear_error(self) -> None:
         """No error shown; a "kept" note no longer points at one (:meth:`mark_kept`)."""
@@ -459,6 +482,12 @@ class Panel(widgets.VBox):
         """
         return self.status_area.working(what)
 
+    def step(self, done: int, total: int, what: str = "") -> None:
+        """A long action's progress in the main view: ``done`` of ``total`` steps of
+        ``what`` (raises :class:`~milab_widgets.widgets.progress.Stopped` once Stop is
+        pressed; see :meth:`StatusArea.step`)."""
+        self.status_area.step(done, total, what)
+
     def show_error(self, error: Exception) -> None:
         """Show ``error``'s type and message in red, with its traceback folded below.
 
@@ -470,19 +499,52 @@ class Panel(widgets.VBox):
         self.status_area.show_error(error)
 
 
-def on_press(button: widgets.Button, action) -> None:
+def on_press(button: widgets.Button, action: Callable[[], None],
+             view: StatusArea | None = None) -> None:
     """Call ``action()`` when ``button`` is pressed, with the button disabled until it has
     finished: the front end greys it at once, so further clicks during a long run do not
-    queue the same run again (issue 33: three clicks ran CDVSE's protocol three times)."""
+    queue the same run again (issue 33: three clicks ran CDVSE's protocol three times).
+
+    With ``view`` (the area of a long action, which reports its steps to ``view.step``):
+    while a kernel runs it, ``action`` runs in a background thread so the view's Stop can
+    be clicked, and every control of the view is greyed until it ends.
+    """
 
     def pressed(_button) -> None:
         button.disabled = True
-        try:
-            action()
-        finally:
-            button.disabled = False
+        if view is None:
+            _run_then_enable(action, [button])
+            return
+        greyed = [button, *(control for control in _controls(view.root) if not control.disabled)]
+        for control in greyed:
+            control.disabled = True
+        if _kernel_runs():
+            threading.Thread(target=_run_then_enable, args=(action, greyed), daemon=True,
+                             name=f"milab: {button.description}").start()
+        else:  # a script or a test: nothing could click Stop meanwhile
+            _run_then_enable(action, greyed)
 
     button.on_click(pressed)
+
+
+def _run_then_enable(action: Callable[[], None], controls: list) -> None:
+    try:
+        action()
+    finally:
+        for control in controls:
+            control.disabled = False
+
+
+def _kernel_runs() -> bool:
+    """Whether a Jupyter kernel (one that can read a click while an action runs) runs us."""
+    return getattr(get_ipython(), "kernel", None) is not None
+
+
+def _controls(root) -> list:
+    """The widgets under ``root`` that take input (those with a ``disabled`` trait)."""
+    if isinstance(root, widgets.Box):
+        return [control for child in root.children for control in _controls(child)]
+    return [root] if root.has_trait("disabled") else []
 
 
 def dataset_choices(table, preferred: Sequence[str] = ()) -> tuple[list[tuple[str, str]], str]:
@@ -505,11 +567,26 @@ def show_objects(output: widgets.Output, *objects) -> None:
     notebook keeps widgets that are no longer on screen (issue 33: 183 stale models, 7.4 MB,
     in a saved lab). Pass a new widget each time, never one the panel keeps.
     """
-    clear_shown(output, wait=True)
-    with output:
-        for item in objects:
-            display(item)
+    replaced = _SHOWN.pop(output, ())
+    output.outputs = tuple(_display_output(item) for item in objects)
     _SHOWN[output] = [item for item in objects if isinstance(item, widgets.Widget)]
+    for item in replaced:
+        close_tree(item)
+
+
+def _display_output(item) -> dict:
+    """``item`` as one display output of an Output widget, as ``display`` would make it;
+    set as the widget's ``outputs``, it shows from any thread (a ``with output:`` block
+    captures only the messages of the cell that runs it)."""
+    data, metadata = _formatter().format(item)
+    return {"output_type": "display_data", "data": data, "metadata": metadata}
+
+
+def _formatter() -> DisplayFormatter:
+    """The shell's display formatter, or (a script, a test) a formatter of its own: no
+    IPython shell is made for it, in whichever thread shows the first output."""
+    shell = get_ipython()
+    return shell.display_formatter if shell is not None else _PLAIN_FORMATTER
 
 
 def shown_widgets(output: widgets.Output) -> tuple[widgets.Widget, ...]:
@@ -517,10 +594,10 @@ def shown_widgets(output: widgets.Output) -> tuple[widgets.Widget, ...]:
     return tuple(_SHOWN.get(output, ()))
 
 
-def clear_shown(output: widgets.Output, wait: bool = False) -> None:
+def clear_shown(output: widgets.Output) -> None:
     """Clear ``output`` and close the widgets :func:`show_objects` showed in it (and the
-    widgets under them); ``wait`` keeps the old view until new output arrives."""
-    output.clear_output(wait=wait)
+    widgets under them)."""
+    output.outputs = ()
     for item in _SHOWN.pop(output, ()):
         close_tree(item)
 

@@ -124,7 +124,7 @@ class CDVSEPanel(AsCode, Panel):
         for control in (self.dataset, self.zeta, self.C, self.M, self.sigma, self.lam,
                         self.gamma_l1, self.seed):
             control.observe(lambda _: self.update(), "value")
-        on_press(self.uci_button, self.run_uci)
+        on_press(self.uci_button, self.run_uci, self.uci)
         self.boundary_view.on_select("sample_pick", self._on_sample_click)
         self.stale_when_changed([self.repetitions], UCI_ACTION, self.uci)
         self.uci_dataset.observe(lambda _: self._clear_uci(), "value")
@@ -251,17 +251,18 @@ class CDVSEPanel(AsCode, Panel):
 
     def run_uci(self) -> None:
         """The paper's protocol (quick grids) on the chosen UCI set, beside the paper's row.
-        Reported in the UCI tab's own status line; a failure keeps the last table under a
-        note saying so."""
+        Reported in the UCI tab's own status line and bar (one step per grid task: a
+        repetition's parameter grid, its timings, ...); a failure or a Stop keeps the last
+        table under a note saying so."""
         name = self.uci_dataset.value
         with self.uci.working(f"protocol on {name} ({self.repetitions.value} repetitions)"):
-            results = cdvse.run([name], quick=True,
-                                repetitions=self.uci.checked(self.repetitions), synthetic=False)
+            results = cdvse.run([name], quick=True, repetitions=self.uci.checked(self.repetitions),
+                                synthetic=False, progress=self.uci.step)
             self._show_uci(name, results)
             self.uci.mark_fresh()
             return
-        if self.uci_table is not None:  # reached only when it failed
-            self.uci.mark_kept(UCI_VIEW)
+        if self.uci_table is not None and self.uci.last_error is not None:  # it failed (a
+            self.uci.mark_kept(UCI_VIEW)  # Stop says so in the status line, as no error)
 
     def _clear_uci(self) -> None:
         """A switch of the UCI set clears its tables at once: one set's numbers never stay

@@ -157,7 +157,7 @@ class LSkMDDMPanel(AsCode, Panel):
         self._clear()
         self.dataset.observe(lambda _: self.load(), "value")
         on_press(self.run_button, self.run)
-        on_press(self.time_button, self.time)
+        on_press(self.time_button, self.time, self.status_area)
         self.label.observe(lambda _: self._recolour(), "value")
         self.scatter_view.on_select("brush", self._on_brush)
         self.stale_when_changed([self.method, self.eta, self.dimension])
@@ -218,10 +218,12 @@ class LSkMDDMPanel(AsCode, Panel):
             self.mark_fresh()
 
     def time(self) -> None:
-        """Fit time, iterations and accuracy of every kernel MDDM solver on this data."""
+        """Fit time, iterations and accuracy of every kernel MDDM solver on this data (one
+        progress step per solver; Stop keeps the last table)."""
         with self.working("timing every solver"):
             X_train, Y_train, X_test, _, _, _ = self._loaded()
-            self.solver_times = pd.DataFrame(time_solvers(X_train, Y_train, X_test, PANEL_SOLVERS))
+            rows = time_solvers(X_train, Y_train, X_test, PANEL_SOLVERS, progress=self.step)
+            self.solver_times = pd.DataFrame(rows)
             table = self.solver_times[["solver", "seconds", "iterations", "converged", "angle"]]
             show_table(self.times_output, table.astype({"iterations": "Int64"}).set_index("solver"),
                        caption="Fit time of each solver; <i>angle</i> = largest principal angle "

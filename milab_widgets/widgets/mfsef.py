@@ -130,7 +130,7 @@ class MFSEFPanel(AsCode, Panel):
         self._wire()
         self.load()
         if run:
-            self.run()
+            self.run_button.click()  # in a kernel, in the background with progress and Stop
 
     # -- layout --------------------------------------------------------------------------------
     def _build_controls(self, dataset: str | None) -> None:
@@ -180,7 +180,7 @@ class MFSEFPanel(AsCode, Panel):
         self.expert_mode.observe(self._on_expert_mode, "value")
         for control in (self.n_experts, self.experts):
             control.observe(lambda _: self.show_experts(), "value")
-        on_press(self.run_button, self.run)
+        on_press(self.run_button, self.run, self.status_area)
         self.ratios.observe(lambda _: self._check_ratios(), "value")
         self.curves_view.on_select("method_pick", self._on_method_click)
         self.stale_when_changed([self.expert_mode, self.n_experts, self.experts, self.ratios,
@@ -270,12 +270,13 @@ class MFSEFPanel(AsCode, Panel):
             show_chart_image(self.expert_output, self.expert_chart)
 
     def run(self) -> None:
-        """Fit the chosen selectors and plot the four metrics against the feature count."""
+        """Fit the chosen selectors and plot the four metrics against the feature count (one
+        progress step per selector; Stop keeps the last results)."""
         with self.working(f"comparing selectors on {self.dataset.value}"):
             settings = self._settings()
             data = load_dataset(self.dataset.value)
             scores, timings = dataset_scores(data.name, data, settings, ResultCache(None),
-                                             counts=self._counts())
+                                             counts=self._counts(), progress=self.step)
             self.scores = scores
             self.curves_chart = metric_curves_chart(
                 curves(scores, data.name), f"{data.name}: ML-kNN (k = {self.k.value}) on the "

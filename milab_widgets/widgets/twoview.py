@@ -19,6 +19,7 @@ from __future__ import annotations
 import html
 import re
 import time
+from collections.abc import Callable
 
 import ipywidgets as widgets
 import numpy as np
@@ -132,13 +133,13 @@ class TwoViewPanel(AsCode, Panel):
                          paper="TwoViewMIC")
         self._clear_results()
         self.dataset.observe(lambda _: self.load(), "value")
-        on_press(self.run_button, self.run)
+        on_press(self.run_button, self.run, self.status_area)
         self.confusion_view.on_select("cell_pick", self._on_cell_click)
         self.stale_when_changed([self.generator, self.views, self.kernel, self.alpha, self.beta,
                                  self.fraction, self.seed, self.max_iter])
         self.load()
         if run:
-            self.run()
+            self.run_button.click()  # in a kernel, in the background with progress and Stop
 
     # -- layout --------------------------------------------------------------------------------
     def _build_controls(self, dataset: str) -> None:
@@ -191,19 +192,37 @@ class TwoViewPanel(AsCode, Panel):
             self.generator.value = "sift" if "sift" in data.generators else data.generators[0]
 
     def run(self) -> None:
-        """Fit the model (drawing its objective live), then score it and the baselines."""
+        """Fit the model (drawing its objective live), then score it and the baselines.
+
+        Progress and Stop (in the background when a kernel runs it): one step per view's
+        kernel, per iteration and per baseline. A failure or a Stop before the model is fitted
+        puts back the last complete results (the live curve drawn over them included)."""
+        previous, previous_text = self.model, self.accuracy.value
         with self.working(f"clustering {self.dataset.value}"):
             self.checked(self.seed)
             problem, y_partial = self._problem(), self._partial_labels()
             with self.working("computing the kernels (once per view)"):
-                problem.kernels(self.generator.value, self.kernel.value, self.views.value)
-            self._clear_results(CLUSTERING)  # only now: a failed setting keeps the last results
+                self._compute_kernels(problem)
+            self.accuracy.value = CLUSTERING
             with self.working("running the multiplicative updates"):
-                self.model = self._fit(problem, y_partial)
+                model = self._fit(problem, y_partial)
+            self._clear_results(CLUSTERING)
+            self.model = model
             self._show_model(problem.data.labels)
             with self.working("scoring the baselines"):
                 self._show_baselines(problem, y_partial)
             self.mark_fresh()
+            return
+        if self.model is previous:
+            self._show_previous(previous_text)
+
+    def _show_previous(self, accuracy_text: str) -> None:
+        """The last complete results again, over what a failed or stopped run drew."""
+        self.accuracy.value = accuracy_text
+        if self.curve_chart is not None:
+            self.curve_view.show(self.curve_chart)
+        else:
+            self.curve_view.clear()
 
     def show_cell(self, true_class: int, cluster: int) -> None:
         """List the bags of class ``true_class`` that the model put in ``cluster``.
@@ -251,15 +270,28 @@ class TwoViewPanel(AsCode, Panel):
         number = 1 if self.kernel.value == "mixture" else 2
         return f"{'unKer' if unsupervised else 'Ker'}{number}"
 
+    def _compute_kernels(self, problem) -> None:
+        """The chosen views' kernels, one progress step per view (``problem`` caches them)."""
+        generator, kernel = self.generator.value, self.kernel.value
+        chosen = problem.view_names(generator, self.views.value)
+        singles = [views for views, name in (("first", "first"), ("second", generator))
+                   if name in chosen]
+        for done, views in enumerate(singles):
+            self.step(done, len(singles), "kernels of the views")
+            problem.kernels(generator, kernel, views)
+        self.step(len(singles), len(singles), "kernels of the views")
+
     def _fit(self, problem, y_partial, unsupervised: bool | None = None, live: bool = True):
         if unsupervised is None:
             unsupervised = y_partial is None
-        curve = _LiveCurve(self.curve_view) if live else None
+        stage = f"{self._method(unsupervised)}: iterations"
+        curve = _LiveCurve(self.curve_view if live else None,
+                           lambda n_iter: self.step(n_iter, self.max_iter.value, stage))
         return experiment.fit_method(
             self._method(unsupervised), problem, self.generator.value, y_partial,
             experiment.Settings(), self.seed.value, views=self.views.value,
             alpha=self.alpha.value, beta=self.beta.value, max_iter=self.max_iter.value,
-            callback=None if curve is None else curve.add)
+            callback=curve.add)
 
     def _show_model(self, labels) -> None:
         model = self.model
@@ -277,9 +309,10 @@ class TwoViewPanel(AsCode, Panel):
 
     def _show_baselines(self, problem, y_partial) -> None:
         scores = []
-        for method in BASELINES:
-            if method == "BAMIC-intH" and y_partial is None:
-                continue  # alpha is tuned on labelled bags
+        methods = [method for method in BASELINES  # BAMIC-intH tunes alpha on labelled bags
+                   if method != "BAMIC-intH" or y_partial is not None]
+        for done, method in enumerate(methods):
+            self.step(done, len(methods), "baselines")
             model = experiment.fit_method(method, problem, self.generator.value, y_partial,
                                           experiment.Settings(), self.seed.value,
                                           views=self.views.value)
@@ -313,16 +346,19 @@ class TwoViewPanel(AsCode, Panel):
 
 
 class _LiveCurve:
-    """Collects (iteration, objective) from the model's callback and redraws the curve in
-    the panel's live chart, spaced by REDRAW_SECONDS and REDRAW_RATIO."""
+    """Collects (iteration, objective) from the model's callback, reports each iteration
+    to ``on_iteration`` (the panel's progress, whose Stop raises from it) and redraws the
+    curve in the panel's live chart (when ``view`` is given), spaced by REDRAW_SECONDS and
+    REDRAW_RATIO."""
 
-    def __init__(self, view: LiveChart):
-        self.view, self.values = view, []
+    def __init__(self, view: LiveChart | None, on_iteration: Callable[[int], None]):
+        self.view, self.on_iteration, self.values = view, on_iteration, []
         self.last_draw, self.pause = 0.0, REDRAW_SECONDS
 
     def add(self, n_iter: int, objective: float) -> None:
+        self.on_iteration(n_iter)
         self.values.append(objective)
-        if time.perf_counter() - self.last_draw >= self.pause:
+        if self.view is not None and time.perf_counter() - self.last_draw >= self.pause:
             started = time.perf_counter()
             self.view.show(objective_curve_chart(
                 self.values, f"running: iteration {n_iter}, objective {objective:.6g}"))

@@ -50,10 +50,16 @@ import argparse
 import os
 import re
 import sys
+import tempfile
+import time
 from collections.abc import Callable
+from contextlib import suppress
 from dataclasses import dataclass
 from pathlib import Path
 
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
+from milab_widgets.widgets.progress import PROGRESS_CLASS
 from tests.browser.check_jupyterlab import (
     BAD_OUTPUT_TEXT,
     DEFAULT_OUT,
@@ -100,7 +106,7 @@ index => {{
   const chosen = datasets.length ? datasets[0].querySelector('select').selectedOptions[0] : null;
   return {{
     kernel: indicator ? indicator.getAttribute('data-status') : 'unknown',
-    status: texts.find(t => /^(ready|working: |done: |failed: )/.test(t)) || '',
+    status: texts.find(t => /^(ready|working: |done: |failed: |stopped: )/.test(t)) || '',
     errors: [...boxes.map(b => [...b.querySelectorAll(':scope > b, :scope > span')]
                          .map(e => e.innerText).join(': ')),
              ...tracebacks.map(t => t.innerText.trim().split('\\n').pop())],
@@ -123,7 +129,7 @@ MARK_CHARTS_JS = f"""index => {{
 }}"""
 SETTLED = "s.kernel === 'idle' && /^(done|failed): /.test(s.status)"
 #: A typed value that the panel refuses or reports leaves the status "ready" or "failed".
-SETTLED_OR_READY = "s.kernel === 'idle' && /^(ready|done: |failed: )/.test(s.status)"
+SETTLED_OR_READY = "s.kernel === 'idle' && /^(ready|done: |failed: |stopped: )/.test(s.status)"
 
 
 def labelled(panel, kind: str, description: str):
@@ -136,6 +142,11 @@ def labelled(panel, kind: str, description: str):
 def click_button(text: str) -> Callable:
     """Action: click the button reading ``text``."""
     return lambda panel: panel.locator("button.widget-button", has_text=text).click()
+
+
+def press_toggle(text: str) -> Callable:
+    """Action: press the toggle button reading ``text`` (a ToggleButtons choice)."""
+    return lambda panel: panel.locator("button.widget-toggle-button", has_text=text).click()
 
 
 def click_while_running(text: str, clicks: int = 3) -> Callable:
@@ -154,6 +165,40 @@ def click_while_running(text: str, clicks: int = 3) -> Callable:
                 button.click(force=True)  # start again: click only while it is greyed
 
     return operate
+
+
+def stop_while_running(text: str, stage: str) -> Callable:
+    """Action: click the button reading ``text``, wait for the view's progress row to show
+    ``stage`` (its bar, the step it is on, Stop), click Stop there, and wait for the status
+    line to read "stopped: " within :data:`STOP_SECONDS` (issue 33: "a Stop that ends the
+    computation within a second or two"). A PNG of the progress row goes to the temporary
+    folder (``progress-<stage>.png``) when the run lasts long enough to take it. A run that fails at once for missing data (a fresh
+    install) has nothing to stop: the interaction's check then sees that error."""
+
+    def operate(panel) -> None:
+        panel.locator("button.widget-button", has_text=text).first.click()
+        rows = panel.locator(f".{PROGRESS_CLASS}:visible")
+        try:
+            rows.filter(has_text=stage).first.wait_for(state="visible", timeout=60_000)
+        except PlaywrightTimeout:
+            return
+        with suppress(PlaywrightTimeout):  # the picture only: the run may end meanwhile
+            rows.first.screenshot(path=str(Path(tempfile.gettempdir()) / f"progress-{stage}.png"),
+                                  timeout=2000)
+        started = time.monotonic()
+        rows.locator("button", has_text="Stop").first.click()  # the step may have moved on
+        panel.page.wait_for_function(STOPPED_JS, arg=panel.element_handle(),
+                                     timeout=STOP_SECONDS * 1000, polling=50)
+        print(f"lab_tour: Stop during {stage!r} ended the run in "
+              f"{time.monotonic() - started:.2f} s")
+
+    return operate
+
+
+#: The longest a Stop may take to end a run: one step of the run (a grid task, a solver,
+#: one view's kernel) and the page's round trip.
+STOP_SECONDS = 5
+STOPPED_JS = "p => /(^|\\n)stopped: /.test(p.innerText)"
 
 
 #: Notes on the button element whether its ``disabled`` attribute was ever set or removed:
@@ -339,6 +384,10 @@ STEPS = (
                               in_turn(open_sub_tab("UCI table"), type_into("repetitions", "2"),
                                       click_while_running("Run protocol")),
                               "protocol on", error="is unavailable"),
+                  Interaction("Run protocol again, Stop during its repetitions (ends within "
+                              "seconds, the table stays)",
+                              stop_while_running("Run protocol", "UCI repetitions"),
+                              "stopped: protocol on", error="is unavailable"),
               )),
     PanelStep("MFSEF", "slider 'how many' experts = 6 (redraws the expert view)",
               set_slider("how many", "6"), vega=1, images=1, redrawn=1, interactions=(
@@ -352,6 +401,9 @@ STEPS = (
                               hides="subspace ratios 'abc'"),
                   Interaction("dataset = 2nd (the feature count changes, said beside)",
                               choose_option("dataset", 1), "10% of its"),
+                  Interaction("Run, Stop while the selectors are fitted",
+                              stop_while_running("Run", "selectors on"),
+                              "stopped: comparing selectors"),
               )),
     # Run refits the model and every baseline; 10 iterations instead of 300 keep it short.
     PanelStep("TwoViewMIC", "slider max iterations = 10, then Run (refits)",
@@ -359,6 +411,12 @@ STEPS = (
               vega=2, images=0, redrawn=2, interactions=(
                   Interaction("a click on a confusion-matrix cell (its bags)",
                               click_mark(1, "g.mark-rect path", 0), "bag(s) of class"),
+                  Interaction("300 iterations, the other kernel, Run, Stop during the updates "
+                              "(the last results stay)",
+                              in_turn(set_slider("max iterations", "300"),
+                                      press_toggle("minimax (Ker2)"),
+                                      stop_while_running("Run", "iterations")),
+                              "stopped: clustering", hides="Clustering with the current"),
               )),
     PanelStep("LSkMDDM", "dropdown 'colour by' = 2nd label (redraws the scatter)",
               choose_option("colour by", 1), vega=1, images=0, redrawn=1, interactions=(
@@ -376,6 +434,9 @@ STEPS = (
                               "dimension = 100000 refused: allowed 2 to"),
                   Interaction("dataset = 1st (press Run; the dimension change said)",
                               choose_option("dataset", 0), "Press Run to embed"),
+                  Interaction("time every solver, Stop after its first solver",
+                              stop_while_running("Time solvers", "solvers"),
+                              "stopped: timing every solver"),
               )),
 )
 

@@ -59,10 +59,10 @@ from milab_widgets.widgets.live import LiveChart
 TEXTS = ("", "abc", "1,2,,x", "-1", "1e400", "nan")
 NUMBERS = (0, -1, -1e308, math.nan, math.inf, -math.inf, 1e308, 10**12)
 UNUSABLE = ("(missing)",)
-DISPLAYS = (widgets.HTML, widgets.Image, widgets.Label)
+DISPLAYS = (widgets.HTML, widgets.Image, widgets.Label, widgets.IntProgress)
 SINGLE_CHOICE = (widgets.Dropdown, widgets.Select, widgets.RadioButtons, widgets.ToggleButtons,
                  widgets.SelectionSlider)
-SHOWN = ("show_objects", "show_chart_image", "show_table")
+SHOWN = ("show_objects", "show_chart_image", "show_table", "clear_shown")
 CLAMPING = (widgets.BoundedIntText, widgets.BoundedFloatText)
 #: The errors a failed action may show: the library's own, and scikit-learn's refusal of a
 #: hyper-parameter (the estimators' declared parameter constraints).
@@ -174,7 +174,9 @@ def displays(panel, shown: dict) -> tuple:
     values = []
 
     def walk(widget):
-        if isinstance(widget, DISPLAYS) and widget not in static:
+        if any(widget is part for part in static):  # with what they hold (the progress row)
+            return
+        if isinstance(widget, DISPLAYS):
             values.append(widget.value)
         if isinstance(widget, LiveChart):
             values.append(id(widget.chart))
@@ -244,16 +246,19 @@ def recorded(monkeypatch):
 
     monkeypatch.setattr(base, "chart_image", render)
     monkeypatch.setattr(milab_widgets.charts, "save_chart", save)
-    monkeypatch.setattr(widgets.Output, "clear_output",
-                        lambda self, *a, **k: shown.__setitem__(id(self), ()))
-    original = base.show_objects
+    original, original_clear = base.show_objects, base.clear_shown
+
+    def clear_shown(output):
+        original_clear(output)
+        shown[id(output)] = ()
+
 
     def show_objects(output, *objects):
         original(output, *objects)
         shown[id(output)] = objects
 
     monkeypatch.setattr(base, "show_objects", show_objects)
-    monkeypatch.setattr(base, "display", lambda *objects: None)
+    monkeypatch.setattr(base, "clear_shown", clear_shown)
     return shown
 
 

@@ -15,8 +15,8 @@ def panel():
 
 
 def test_layout_puts_status_and_errors_at_the_top(panel):
-    assert panel.children == (panel.header, panel.status, panel.stale, panel.error,
-                              panel.controls, panel.outputs)
+    assert panel.children == (panel.header, panel.status, panel.status_area.progress,
+                              panel.stale, panel.error, panel.controls, panel.outputs)
     assert "Demo &lt;panel&gt;" in panel.header.value
     assert panel.status.value == "ready" and panel.error.value == ""
 
@@ -70,15 +70,17 @@ def test_an_interrupt_is_not_swallowed(panel):
     assert "ValueError" in panel.error.value
 
 
-def test_show_objects_replaces_the_output_content(monkeypatch):
-    output = widgets.Output()
-    shown, cleared = [], []
-    monkeypatch.setattr(base, "display", shown.append)
-    monkeypatch.setattr(output, "clear_output", lambda wait=False: cleared.append(wait))
+def test_show_objects_replaces_the_output_content_in_one_step():
+    output, note = widgets.Output(), widgets.HTML("note")
     base.show_objects(output, "chart")
-    base.show_objects(output, "table", "note")
-    assert shown == ["chart", "table", "note"]
-    assert cleared == [True, True]
+    assert [item["data"]["text/plain"] for item in output.outputs] == ["'chart'"]
+    base.show_objects(output, "table", note)
+    assert [item["output_type"] for item in output.outputs] == ["display_data"] * 2
+    assert output.outputs[0]["data"]["text/plain"] == "'table'"
+    view = output.outputs[1]["data"]["application/vnd.jupyter.widget-view+json"]
+    assert view["model_id"] == note.model_id and base.shown_widgets(output) == (note,)
+    base.clear_shown(output)
+    assert output.outputs == () and note.comm is None  # the replaced widget is closed
 
 
 def test_tables_show_integers_as_integers_and_no_nan():

@@ -126,8 +126,9 @@ def test_each_sub_tab_has_its_own_status_error_and_stale_note(panel):
     the UCI tab's "press Run protocol" never sits above fresh playground results."""
     tabs = panel.controls.children[0]
     playground, uci = tabs.children
-    assert playground.children[:3] == (panel.status, panel.stale, panel.error)
-    assert uci.children[:3] == (panel.uci.status, panel.uci.stale, panel.uci.error)
+    assert playground.children[:4] == tuple(panel.status_area.parts())
+    assert uci.children[:4] == (panel.uci.status, panel.uci.progress, panel.uci.stale,
+                                panel.uci.error)
     assert panel.status not in panel.children and panel.error not in panel.children
     panel.repetitions.value = 100
     assert "repetitions = 100 is out of range" in panel.uci.error.value

@@ -55,7 +55,7 @@ def brush_box(panel, low1, high1, low2, high2):
 def shown(monkeypatch):
     """What the panel displays, as HTML text: captions, legends and rendered tables."""
     items = []
-    monkeypatch.setattr(base, "display", items.append)
+    monkeypatch.setattr(base, "_display_output", lambda item: (items.append(item), {})[1])
     return lambda: "\n".join(item.to_html() if hasattr(item, "to_html") else item.value
                               for item in items)
 
@@ -116,7 +116,8 @@ def test_switching_the_dataset_clears_every_result_at_once(panel, require_datase
     panel.dataset.value = "yeast"
     assert panel.scores is None and panel.embedding is None and panel.solver_times is None
     assert panel.scatter_view.chart is None
-    assert not panel.metrics_output.outputs and not panel.times_output.outputs
+    assert [base.shown_widgets(panel.metrics_output)[0].value] == [panel_module.PRESS_RUN]
+    assert not panel.times_output.outputs
     panel.run()
     assert panel.embedding.shape == (len(panel._data[2]), panel.dimension.value)
 
