@@ -125,7 +125,8 @@ def distance_heatmap_chart(matrix, labels, title: str, max_bags: int = 120, *,
             y=alt.Y("row:Q", title=None, scale=alt.Scale(domain=[0, n_shown], nice=False,
                                                           reverse=True)),
             y2="row_end:Q",
-            color=alt.Color("distance:Q", title="distance", legend=SYMBOL_LEGEND),
+            color=alt.Color("distance:Q", title="distance",
+                            legend=_extent_legend(matrix[np.ix_(shown, shown)])),
             tooltip=[alt.Tooltip("row_id:N", title="row bag"),
                      alt.Tooltip("row_label:Q", title="row bag's label"),
                      alt.Tooltip("col_id:N", title="column bag"),
@@ -160,6 +161,18 @@ def _heatmap_rows(matrix: np.ndarray, labels: np.ndarray, shown: np.ndarray,
         "distance": matrix[np.ix_(shown, shown)].tolist(),
         **{name: [values] * n_shown for name, values in columns.items()},
     })
+
+
+def _extent_legend(distances: np.ndarray, n_values: int = 5) -> alt.Legend:
+    """The symbol legend (``SYMBOL_LEGEND``) at ``n_values`` evenly spaced values from the
+    smallest to the largest distance shown: Vega's own nice ticks stopped at 2,000 under a
+    heatmap reaching 2,433 (issue 33)."""
+    finite = distances[np.isfinite(distances)]
+    if finite.size == 0:
+        return SYMBOL_LEGEND
+    values = np.unique(np.linspace(finite.min(), finite.max(), n_values))
+    return alt.Legend(type="symbol", symbolType="square", values=values.tolist(),
+                      format=",.4~g")
 
 
 def _blocks_title(n_negative: int, n_shown: int) -> str:

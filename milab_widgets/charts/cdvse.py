@@ -44,12 +44,27 @@ def boundary_chart(boundaries: pd.DataFrame, points: pd.DataFrame, scores: pd.Da
             y=alt.Y("y:Q", scale=alt.Scale(domain=[0, 3]), title="y"),
             color=alt.Color("role:N", scale=ROLE_COLOURS, title=None),
             shape=alt.Shape("role:N", scale=alt.Scale(domain=ROLE_COLOURS.domain), title=None))
-        if select and method == "cdvse":
-            dots = dots.add_params(alt.selection_point(name=select, fields=["x", "y"],
-                                                       on="click", nearest=True))
         line = alt.Chart(edge).mark_square(size=9, color="black").encode(x="x:Q", y="y:Q")
+        if select and method == "cdvse":
+            dots = _ringed_when_picked(dots, select)
         panels.append((line + dots).properties(width=size, height=size, title=heading))
     return alt.hconcat(*panels).properties(title=title)
+
+
+#: The outline of the clicked sample: its stroke width (none on the other samples).
+PICKED_STROKE_WIDTH = 3
+
+
+def _ringed_when_picked(dots: alt.Chart, select: str) -> alt.Chart:
+    """``dots`` with a click selection ``select`` of the sample nearest the pointer, drawn
+    larger with a black outline as the click lands (the panel lists that sample's
+    distances; issue 33: the sample was not marked). No sample is outlined before a click."""
+    pick = alt.selection_point(name=select, fields=["x", "y"], on="click", nearest=True,
+                               empty=False)
+    return dots.add_params(pick).encode(
+        stroke=alt.value("black"),
+        strokeWidth=alt.condition(pick, alt.value(PICKED_STROKE_WIDTH), alt.value(0)),
+        size=alt.condition(pick, alt.value(110), alt.value(28)))
 
 
 def scores_chart(summary: pd.DataFrame, split: str = "test") -> alt.Chart:

@@ -78,15 +78,37 @@ def convergence_chart(convergence: pd.DataFrame, method: str, title: str) -> alt
     ).resolve_scale(y="independent").properties(title=title)
 
 
+#: The first update "dominates" the curve when it falls this many times further than all
+#: the later ones together (Ker2 on digits-a: 908.6 -> 157.7, then down to 89.5).
+FIRST_STEP_DOMINATES = 5.0
+
+
 def objective_curve_chart(objective, title: str = "objective over the iterations") -> alt.Chart:
-    """One run's objective (the panel's live convergence curve)."""
+    """One run's objective (the panel's live convergence curve).
+
+    When the first update dominates (:data:`FIRST_STEP_DOMINATES`), the y axis spans the
+    iterations from 1 on, so their convergence can be read, and iteration 0's value, above
+    the axis, is given in the subtitle (issue 33: Ker2's axis was 90 % iteration 0)."""
     values = np.asarray(objective, dtype=float)
     data = pd.DataFrame({"iteration": np.arange(len(values)), "objective": values})
-    return alt.Chart(data).mark_line(point=len(values) < 40).encode(
+    scale, subtitle = alt.Scale(zero=False), ""
+    if _first_step_dominates(values):
+        later = values[1:]
+        scale = alt.Scale(domain=[float(later.min()), float(later.max())], nice=False)
+        subtitle = f"iteration 0 ({values[0]:.6g}) is above the axis"
+    return alt.Chart(data).mark_line(point=len(values) < 40, clip=True).encode(
         x=alt.X("iteration:Q", title="iteration"),
-        y=alt.Y("objective:Q", title="objective O", scale=alt.Scale(zero=False)),
+        y=alt.Y("objective:Q", title="objective O", scale=scale),
         tooltip=["iteration", alt.Tooltip("objective:Q", format=".6g")],
-    ).properties(width=320, height=200, title=title)
+    ).properties(width=320, height=200,
+                 title=alt.TitleParams(title, subtitle=subtitle) if subtitle else title)
+
+
+def _first_step_dominates(values: np.ndarray) -> bool:
+    if len(values) < 3 or not np.isfinite(values).all():
+        return False
+    later = values[1:]
+    return values[0] - later.min() > FIRST_STEP_DOMINATES * (later.max() - later.min()) > 0
 
 
 def confusion_chart(table: pd.DataFrame, title: str, *, select: str | None = None) -> alt.Chart:

@@ -89,6 +89,8 @@ class StatusArea:
         self.last_error: Exception | None = None
         self._depth = 0
         self._stale_notes: dict[str, tuple] = {}  # result area -> (its note, kept)
+        self._watched: dict[str, list] = {}  # action -> the controls its results depend on
+        self._fresh_values: dict[str, list] = {}  # action -> their values at the results
 
     def parts(self) -> list:
         """The status line, progress, stale note and error, top to bottom, to place at the
@@ -158,6 +160,21 @@ class StatusArea:
         return None, None
 
     # -- stale results --------------------------------------------------------------------------
+    def watch(self, controls: Sequence, action: str = "Run") -> None:
+        """A change of any of ``controls`` makes the results stale (:meth:`mark_stale`),
+        unless it sets them all back to their values when the results were made (the last
+        :meth:`mark_fresh`): then the note goes (issue 33: it stayed)."""
+        self._watched[action] = list(controls)
+        self._fresh_values[action] = _values(controls)
+        for control in controls:
+            control.observe(lambda _: self._on_watched(action), "value")
+
+    def _on_watched(self, action: str) -> None:
+        if _values(self._watched[action]) == self._fresh_values[action]:
+            self.mark_fresh(action)
+        else:
+            self.mark_stale(action)
+
     def mark_stale(self, action: str = "Run") -> None:
         """Say, above the results, that they no longer match the inputs (if any are shown)."""
         if self.has_results():
@@ -183,6 +200,9 @@ class StatusArea:
             self._stale_notes.clear()
         else:
             self._stale_notes.pop(area, None)
+        for action, controls in self._watched.items():
+            if area in (None, action):
+                self._fresh_values[action] = _values(controls)
         self._show_notes()
 
     def _note(self, area: str, text: str, kept: bool = False) -> None:
@@ -410,7 +430,8 @@ class Panel(widgets.VBox):
 
     def stale_when_changed(self, controls: Sequence, action: str = "Run",
                            view: StatusArea | None = None) -> None:
-        """Mark the results of ``view`` as stale as soon as any of ``controls`` changes.
+        """Mark the results of ``view`` as stale as soon as any of ``controls`` changes,
+        and fresh again when they are set back to the values of the results shown.
 
         Parameters
         ----------
@@ -421,9 +442,7 @@ class Panel(widgets.VBox):
         view : StatusArea, default=None
             The view whose results go stale; None means the main one.
         """
-        area = view or self.status_area
-        for control in controls:
-            control.observe(lambda _: area.mark_stale(action), "value")
+        (view or self.status_area).watch(controls, action)
 
     def mark_stale(self, action: str = "Run") -> None:
         """Say, above the results, that they no longer match the inputs (if any are shown).
@@ -644,6 +663,10 @@ def widget_note(title: str) -> str:
     """The one line a saved notebook (or a terminal) shows for a panel instead of its repr."""
     return (f"[milab lab: {title} -- an interactive panel; run this cell in JupyterLab with a "
             "kernel to use it]")
+
+
+def _values(controls: Sequence) -> list:
+    return [control.value for control in controls]
 
 
 def _holds(root, widget) -> bool:

@@ -132,12 +132,17 @@ def typed_sliders(root) -> None:
             typed_sliders(row)
 
 
-class _SliderRow(widgets.HBox):
-    """A slider, its entry and its note (made by :func:`with_entry`)."""
+class _SliderRow(widgets.VBox):
+    """A slider and its entry, with its note below them (made by :func:`with_entry`)."""
 
 
-def with_entry(slider) -> widgets.HBox:
-    """``slider`` beside a text entry that replaces its readout, and a note.
+#: A slider's note wraps within the width of the slider and its entry: beside them, a long
+#: note squeezed LSkMDDM's η slider to ~30 px (issue 33).
+NOTE_WIDTH = "380px"
+
+
+def with_entry(slider) -> widgets.VBox:
+    """``slider`` beside a text entry that replaces its readout, and a note below them.
 
     The entry shows the value (in the slider's readout format); a typed value inside the
     slider's range is used (the note says so if the slider rounds it), one outside or text
@@ -147,7 +152,7 @@ def with_entry(slider) -> widgets.HBox:
     and ``note`` attributes."""
     slider.entry = widgets.Text(value=readout_text(slider, slider.value), continuous_update=False,
                                 layout={"width": "80px"})
-    slider.note = widgets.HTML()
+    slider.note = widgets.HTML(layout={"max_width": NOTE_WIDTH})
     slider.readout = False
     traitlets.dlink((slider, "disabled"), (slider.entry, "disabled"))
     state = {"typing": False}
@@ -174,7 +179,7 @@ def with_entry(slider) -> widgets.HBox:
 
     slider.entry.observe(on_typed, "value")
     slider.observe(on_value, "value")
-    row = _SliderRow([slider, slider.entry, slider.note])
+    row = _SliderRow([widgets.HBox([slider, slider.entry]), slider.note])
     row.add_class("milab-slider-row")  # how a browser test finds a slider's entry
     return row
 

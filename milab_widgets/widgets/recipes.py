@@ -30,7 +30,7 @@ bags = load_dataset($dataset)
 # d_minH, d_maxH and d_aveH of every pair of bags, the scaling fitted on all bags (the
 # panel's exploratory view; the paper's experiments fit it on each training fold)
 matrices = DistanceSource(bags, $scaling)(np.arange(len(bags)))
-# alpha=None: the classifier tunes alpha by NCA on the bags it is fitted on
+ALPHA_COMMENT
 model = make_bag_classifier($classifier, $k, **$params)
 
 splits = stratified_splits(bags.labels, $folds, $cv_seed)
@@ -48,8 +48,16 @@ print(f"Bag {bags.bag_ids[held_out.bag]} (label {held_out.label}), classified by
       f"fitted on the other {len(bags) - 1} bags: predicted {held_out.prediction}, {verdict}.")'''
 
 
+#: What the script says of its alpha: tuned by NCA inside each fit, or the panel's hand value.
+_INTH_ALPHA_COMMENTS = {
+    "nca": "# alpha=None: the classifier tunes alpha by NCA on the bags it is fitted on",
+    "hand": "# alpha set by hand (the panel's α), used as it is: no NCA tuning",
+}
+
+
 def _inth_sections(panel) -> list[str]:
-    sections = [_INTH_ACCURACY]
+    sections = [_INTH_ACCURACY.replace("ALPHA_COMMENT",
+                                       _INTH_ALPHA_COMMENTS[panel.alpha_mode.value])]
     if panel.alpha_mode.value == "nca":
         sections.append(_INTH_TUNED_ALPHA)
     if panel.held_out is not None:

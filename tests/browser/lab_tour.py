@@ -59,6 +59,7 @@ from pathlib import Path
 
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
+from milab_widgets.charts.cdvse import PICKED_STROKE_WIDTH
 from milab_widgets.widgets.progress import PROGRESS_CLASS
 from tests.browser.check_jupyterlab import (
     BAD_OUTPUT_TEXT,
@@ -142,6 +143,18 @@ def labelled(panel, kind: str, description: str):
 def click_button(text: str) -> Callable:
     """Action: click the button reading ``text``."""
     return lambda panel: panel.locator("button.widget-button", has_text=text).click()
+
+
+def see_in_panel(condition_js: str, timeout_ms: float = 10_000) -> Callable:
+    """Action: wait until ``condition_js(panel element)`` holds in the page (fails the
+    interaction when it does not within ``timeout_ms``)."""
+    return lambda panel: panel.page.wait_for_function(
+        condition_js, arg=panel.element_handle(), timeout=timeout_ms, polling=100)
+
+
+#: Exactly one sample of CDVSE's plot is outlined (milab_widgets.charts.cdvse: the clicked one).
+ONE_OUTLINED_JS = f"""p => [...p.querySelectorAll('.vega-embed g.mark-symbol path')]
+  .filter(e => e.getAttribute('stroke-width') === '{PICKED_STROKE_WIDTH}').length === 1"""
 
 
 def press_toggle(text: str) -> Callable:
@@ -362,8 +375,10 @@ STEPS = (
               )),
     PanelStep("CDVSE", "slider M = 10 (refits SVDD and CDVSE)",
               set_slider("M", "10"), vega=3, images=0, redrawn=3, interactions=(
-                  Interaction("a click in the CDVSE plot (the nearest sample's distances)",
-                              click_chart(0, 0.8, 0.5), "kept spheres"),
+                  Interaction("a click in the CDVSE plot (the nearest sample outlined, its "
+                              "distances listed)",
+                              in_turn(click_chart(0, 0.8, 0.5), see_in_panel(ONE_OUTLINED_JS)),
+                              "kept spheres"),
                   Interaction("typing ζ = 1e9 (refused, the largest ζ used, said beside)",
                               set_slider("ζ (kernel)", "1e9"), "refused: allowed 0.01 to"),
                   Interaction("a bad seed (the old plots stay, under a note)",
@@ -417,6 +432,11 @@ STEPS = (
                                       press_toggle("minimax (Ker2)"),
                                       stop_while_running("Run", "iterations")),
                               "stopped: clustering", hides="Clustering with the current"),
+                  Interaction("kernel and iterations set back to those of the results shown "
+                              "(the stale note goes)",
+                              in_turn(press_toggle("mixture (Ker1)"),
+                                      set_slider("max iterations", "10")),
+                              "ACC", hides="for earlier settings"),
               )),
     PanelStep("LSkMDDM", "dropdown 'colour by' = 2nd label (redraws the scatter)",
               choose_option("colour by", 1), vega=1, images=0, redrawn=1, interactions=(

@@ -97,6 +97,14 @@ def test_heatmap_orders_bags_by_label_and_keeps_every_distance():
         assert row["distance"] == pytest.approx(matrix[order[position], order])
 
 
+def test_the_heatmap_legend_runs_from_the_smallest_to_the_largest_distance_shown():
+    matrix = symmetric_matrix(6) * 2433.2  # Vega's nice ticks stopped at 2,000 here
+    legend = distance_heatmap_chart(matrix, np.array([0, 0, 0, 1, 1, 1]), "d").to_dict()[
+        "layer"][0]["encoding"]["color"]["legend"]
+    assert legend["values"][0] == matrix.min() and legend["values"][-1] == matrix.max()
+    assert len(legend["values"]) == 5 and legend["values"] == sorted(legend["values"])
+
+
 def test_heatmap_marks_the_class_boundary():
     labels = np.array([1, 0, 1, 0, 0, 1, 1])
     chart = distance_heatmap_chart(symmetric_matrix(7), labels, "d")

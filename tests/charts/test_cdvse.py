@@ -7,6 +7,7 @@ import pytest
 import vl_convert
 
 from milab_widgets.charts.cdvse import (
+    PICKED_STROKE_WIDTH,
     boundary_cells,
     boundary_chart,
     compactness_chart,
@@ -64,6 +65,22 @@ def test_every_chart_builds():
         assert vl_convert.vegalite_to_svg(spec).startswith("<svg")  # a valid, drawable spec
     assert "g = 0.800, 3 SVDDs kept" in str(charts[0].to_dict())
     assert "SVDDs kept (of M = 50)" in str(charts[2].to_dict())
+
+
+def test_the_clicked_sample_is_outlined_and_no_sample_is_before_a_click():
+    grid = disc_grid()
+    boundaries = pd.concat([grid.assign(method="svdd"), grid.assign(method="cdvse")])
+    points = pd.DataFrame({"x": [1.0, 2.0], "y": [1.0, 1.5], "role": ["training", "outlier"]})
+    scores = pd.DataFrame({"method": ["svdd", "cdvse"], "g_mean": [0.7, 0.8], "kept": [1, 3]})
+    spec = boundary_chart(boundaries, points, scores, "disc", select="sample_pick").to_dict()
+    svdd_dots, cdvse_dots = (plot["layer"][1]["encoding"] for plot in spec["hconcat"])
+    assert "strokeWidth" not in svdd_dots  # the click selects in CDVSE's plot only
+    assert cdvse_dots["strokeWidth"] == {  # empty: False, so none before a click
+        "condition": {"param": "sample_pick", "value": PICKED_STROKE_WIDTH, "empty": False},
+        "value": 0}
+    pick = next(param for param in spec["params"] if param["name"] == "sample_pick")
+    assert pick["select"]["nearest"] is True and pick["select"]["on"] == "click"
+    assert vl_convert.vegalite_to_svg(spec).startswith("<svg")
 
 
 def test_kept_chart_names_m_only_when_given():

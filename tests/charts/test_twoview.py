@@ -65,3 +65,18 @@ def test_confusion_counts_are_white_on_the_dark_cells_and_black_on_the_light():
     cell_texts = re.findall(r'<text[^>]*fill="(white|black)"[^>]*>(\d+)</text>', svg)
     assert sorted(cell_texts) == [("black", "0"), ("black", "1"), ("black", "2"),
                                   ("white", "4")]  # 4 of at most 4: the darkest blue
+
+
+def test_a_first_update_that_dominates_leaves_the_axis_to_the_later_iterations():
+    ker2 = np.array([908.6, 157.7, 150.7, 146.1, 120.0, 89.5])  # digits-a, minimax kernel
+    spec = charts.objective_curve_chart(ker2, "Ker2").to_dict()
+    assert spec["encoding"]["y"]["scale"]["domain"] == [89.5, 157.7]
+    assert spec["title"]["subtitle"] == "iteration 0 (908.6) is above the axis"
+    assert spec["mark"]["clip"] is True
+    render(charts.objective_curve_chart(ker2, "Ker2"))
+
+
+def test_a_curve_whose_first_update_does_not_dominate_keeps_its_whole_axis():
+    ker1 = np.array([2050.0, 1880.0, 1870.0, 1850.0, 1800.0, 1760.0])  # the mixture kernel
+    spec = charts.objective_curve_chart(ker1, "Ker1").to_dict()
+    assert "domain" not in spec["encoding"]["y"]["scale"] and spec["title"] == "Ker1"

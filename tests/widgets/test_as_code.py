@@ -116,6 +116,7 @@ def test_inth_code_prints_the_panels_numbers(require_dataset):
     panel.run_button.click()
     assert_ok(panel)
     cases.append((panel.code(), inth_headline(panel)))
+    assert "tunes alpha by NCA" in panel.code() and "by hand" not in panel.code()
 
     panel.scaling.value, panel.classifier.value, panel.distance.value = "none", "citation-knn", \
         "integrated"
@@ -125,7 +126,8 @@ def test_inth_code_prints_the_panels_numbers(require_dataset):
     assert panel.alpha_mode.value == "hand" and panel.alpha.value == 0.25
     stale_code = panel.code()
     assert "NOTE" in stale_code and "earlier settings" in stale_code
-    assert "'alpha': 0.25" in stale_code
+    assert "'alpha': 0.25" in stale_code and "alpha set by hand" in stale_code
+    assert "tunes alpha by NCA" not in stale_code  # issue 33: it said both
     panel.run_button.click()
     assert_ok(panel)
     assert "NOTE" not in panel.code()

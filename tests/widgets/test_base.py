@@ -116,6 +116,24 @@ def test_results_are_marked_stale_when_an_input_changes():
     assert panel.stale.value == ""
 
 
+def test_settings_set_back_to_those_of_the_results_take_the_stale_note_away():
+    k, seed = widgets.IntSlider(value=3, description="k"), widgets.IntText(0, description="seed")
+    panel = Panel("Demo", controls=[k, seed])
+    panel.has_results = lambda: True
+    panel.stale_when_changed([k, seed])
+    k.value, seed.value = 4, 1
+    k.value = 3
+    assert "earlier settings" in panel.stale.value  # the seed still differs
+    seed.value = 0
+    assert panel.stale.value == ""  # back to the results' settings
+    k.value = 5
+    panel.mark_fresh()  # results made at k = 5: now k = 3 is the change
+    k.value = 3
+    assert "earlier settings" in panel.stale.value
+    k.value = 5
+    assert panel.stale.value == ""
+
+
 def test_a_saved_notebook_shows_one_line_for_a_panel_not_its_repr(panel):
     bundle = panel._repr_mimebundle_()
     assert "application/vnd.jupyter.widget-view+json" in bundle

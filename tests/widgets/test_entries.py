@@ -5,7 +5,7 @@ import ipywidgets as widgets
 import pytest
 
 from milab_widgets.widgets.base import Panel, ranged_int
-from milab_widgets.widgets.entries import NumberBox, slider_range, tell, with_entry
+from milab_widgets.widgets.entries import NOTE_WIDTH, NumberBox, slider_range, tell, with_entry
 
 
 # -- number boxes --------------------------------------------------------------------------------
@@ -75,7 +75,8 @@ def log_slider():
 def test_a_log_slider_entry_refuses_out_of_range_values_and_says_what_was_used(typed, used, said):
     slider = log_slider()
     row = with_entry(slider)
-    assert row.children == (slider, slider.entry, slider.note) and not slider.readout
+    assert row.children[0].children == (slider, slider.entry) and row.children[1] is slider.note
+    assert slider.note.layout.max_width == NOTE_WIDTH and not slider.readout  # note below
     slider.entry.value = typed
     assert slider.value == pytest.approx(used)
     assert said in slider.note.value
@@ -145,7 +146,9 @@ def test_every_slider_of_a_panel_gets_an_entry_and_selection_sliders_keep_their_
     sigma = widgets.SelectionSlider(options=[1, 2], description="σ")
     panel = Panel("Demo", controls=[widgets.HBox([k, sigma])])
     row = panel.controls.children[0]
-    assert row.children[0].children == (k, k.entry, k.note) and row.children[1] is sigma
+    slider_row = row.children[0]
+    assert slider_row.children[0].children == (k, k.entry) and slider_row.children[1] is k.note
+    assert row.children[1] is sigma
     assert slider_range(k) == (1, 15) and sigma.readout
 
 
