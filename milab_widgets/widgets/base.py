@@ -502,9 +502,22 @@ class Panel(widgets.VBox):
         return self.status_area.working(what)
 
     def step(self, done: int, total: int, what: str = "") -> None:
-        """A long action's progress in the main view: ``done`` of ``total`` steps of
-        ``what`` (raises :class:`~milab_widgets.widgets.progress.Stopped` once Stop is
-        pressed; see :meth:`StatusArea.step`)."""
+        """Report a long action's progress in the main view (:meth:`StatusArea.step`).
+
+        Parameters
+        ----------
+        done : int
+            Steps finished.
+        total : int
+            Steps of the stage.
+        what : str, default=""
+            The stage, as the progress row names it.
+
+        Raises
+        ------
+        Stopped
+            Once the view's Stop was pressed: the action ends at this step.
+        """
         self.status_area.step(done, total, what)
 
     def show_error(self, error: Exception) -> None:
