@@ -110,12 +110,13 @@ def distance_heatmap_chart(matrix, labels, title: str, max_bags: int = 120, *,
         raise InputError(f"bag_ids {bag_ids.shape} and labels {labels.shape} do not match: "
                          "pass one id per bag, or none.")
     shown = _label_ordered_subset(labels, max_bags)
+    shown_distances = matrix[np.ix_(shown, shown)]
     n_shown, n_negative = len(shown), int((labels[shown] == 0).sum())
     if n_shown < len(labels):
         title = f"{title} ({n_shown} of {len(labels)} bags, evenly spaced)"
     position = alt.Scale(domain=[0, n_shown], nice=False)
     cells = (
-        alt.Chart(_heatmap_rows(matrix, labels, shown, bag_ids))
+        alt.Chart(_heatmap_rows(shown_distances, labels, shown, bag_ids))
         .transform_flatten(["distance", "col", "col_bag", "col_id", "col_label"])
         .transform_calculate(col_end="datum.col + 1", row_end="datum.row + 1")
         .mark_rect()
@@ -126,7 +127,7 @@ def distance_heatmap_chart(matrix, labels, title: str, max_bags: int = 120, *,
                                                           reverse=True)),
             y2="row_end:Q",
             color=alt.Color("distance:Q", title="distance",
-                            legend=_extent_legend(matrix[np.ix_(shown, shown)])),
+                            legend=_extent_legend(shown_distances)),
             tooltip=[alt.Tooltip("row_id:N", title="row bag"),
                      alt.Tooltip("row_label:Q", title="row bag's label"),
                      alt.Tooltip("col_id:N", title="column bag"),
@@ -145,10 +146,11 @@ def distance_heatmap_chart(matrix, labels, title: str, max_bags: int = 120, *,
     ).properties(title=title, width=size, height=size)
 
 
-def _heatmap_rows(matrix: np.ndarray, labels: np.ndarray, shown: np.ndarray,
+def _heatmap_rows(shown_distances: np.ndarray, labels: np.ndarray, shown: np.ndarray,
                   bag_ids: np.ndarray) -> pd.DataFrame:
     """One row per shown bag: its position, index, id, label, and its distances to the
-    shown bags as lists (with their positions, indices, ids and labels) for ``flatten``."""
+    shown bags (``shown_distances``, the shown rows and columns) as lists (with their
+    positions, indices, ids and labels) for ``flatten``."""
     n_shown = len(shown)
     ids = [str(bag_id) for bag_id in bag_ids[shown]]
     columns = {"col": list(range(n_shown)), "col_bag": shown.tolist(), "col_id": ids,
@@ -158,7 +160,7 @@ def _heatmap_rows(matrix: np.ndarray, labels: np.ndarray, shown: np.ndarray,
         "row_bag": shown,
         "row_id": ids,
         "row_label": labels[shown],
-        "distance": matrix[np.ix_(shown, shown)].tolist(),
+        "distance": shown_distances.tolist(),
         **{name: [values] * n_shown for name, values in columns.items()},
     })
 

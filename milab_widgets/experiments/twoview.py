@@ -221,12 +221,19 @@ class ProblemCache:
             raise InputError(f"views={views!r} is not one of {list(VIEW_CHOICES)}.")
         return names[views]
 
-    def kernels(self, generator: str, kernel: str, views: str = "both") -> tuple[str, list]:
-        """("factored", factors) for the mixture kernel, ("precomputed", matrices) else."""
+    def kernels(self, generator: str, kernel: str, views: str = "both",
+                progress=None) -> tuple[str, list]:
+        """("factored", factors) for the mixture kernel, ("precomputed", matrices) else.
+
+        ``progress``, when given, is called as ``progress(done, total, "kernels of the
+        views")`` before each view and after the last (the lab's bar and Stop)."""
         names = self.view_names(generator, views)
-        for name in names:
+        report = progress or (lambda done, total, what: None)
+        for done, name in enumerate(names):
+            report(done, len(names), "kernels of the views")
             if (name, kernel) not in self._kernels:
                 self._kernels[name, kernel] = self._view_kernel(self._view(name), kernel)
+        report(len(names), len(names), "kernels of the views")
         form = "factored" if kernel == "mixture" else "precomputed"
         return form, [self._kernels[name, kernel] for name in names]
 

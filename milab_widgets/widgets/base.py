@@ -574,9 +574,8 @@ def _kernel_runs() -> bool:
 
 def _controls(root) -> list:
     """The widgets under ``root`` that take input (those with a ``disabled`` trait)."""
-    if isinstance(root, widgets.Box):
-        return [control for child in root.children for control in _controls(child)]
-    return [root] if root.has_trait("disabled") else []
+    return [widget for widget in _descendants(root)
+            if not isinstance(widget, widgets.Box) and widget.has_trait("disabled")]
 
 
 def dataset_choices(table, preferred: Sequence[str] = ()) -> tuple[list[tuple[str, str]], str]:
@@ -629,9 +628,7 @@ def shown_widgets(output: widgets.Output) -> tuple[widgets.Widget, ...]:
 def clear_shown(output: widgets.Output) -> None:
     """Clear ``output`` and close the widgets :func:`show_objects` showed in it (and the
     widgets under them)."""
-    output.outputs = ()
-    for item in _SHOWN.pop(output, ()):
-        close_tree(item)
+    show_objects(output)
 
 
 def close_tree(widget: widgets.Widget) -> None:
@@ -682,17 +679,21 @@ def _values(controls: Sequence) -> list:
     return [control.value for control in controls]
 
 
+def _descendants(root) -> Iterator:
+    """``root`` and every widget under it (through ``children``), depth first."""
+    yield root
+    for child in getattr(root, "children", ()):
+        yield from _descendants(child)
+
+
 def _holds(root, widget) -> bool:
     """Whether ``widget`` is ``root`` or under it."""
-    return root is widget or any(_holds(child, widget) for child in getattr(root, "children", ()))
+    return any(held is widget for held in _descendants(root))
 
 
 def _ranged_inputs(root) -> list:
     """The number boxes made by :func:`ranged_int` under ``root``."""
-    found = [root] if hasattr(root, "allowed") else []
-    for child in getattr(root, "children", ()):
-        found.extend(_ranged_inputs(child))
-    return found
+    return [widget for widget in _descendants(root) if hasattr(widget, "allowed")]
 
 
 def show_chart_image(output: widgets.Output, chart) -> None:

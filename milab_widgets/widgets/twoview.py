@@ -202,7 +202,8 @@ class TwoViewPanel(AsCode, Panel):
             self.checked(self.seed)
             problem, y_partial = self._problem(), self._partial_labels()
             with self.working("computing the kernels (once per view)"):
-                self._compute_kernels(problem)
+                problem.kernels(self.generator.value, self.kernel.value, self.views.value,
+                                progress=self.step)
             self.accuracy.value = CLUSTERING
             with self.working("running the multiplicative updates"):
                 model = self._fit(problem, y_partial)
@@ -269,17 +270,6 @@ class TwoViewPanel(AsCode, Panel):
     def _method(self, unsupervised: bool) -> str:
         number = 1 if self.kernel.value == "mixture" else 2
         return f"{'unKer' if unsupervised else 'Ker'}{number}"
-
-    def _compute_kernels(self, problem) -> None:
-        """The chosen views' kernels, one progress step per view (``problem`` caches them)."""
-        generator, kernel = self.generator.value, self.kernel.value
-        chosen = problem.view_names(generator, self.views.value)
-        singles = [views for views, name in (("first", "first"), ("second", generator))
-                   if name in chosen]
-        for done, views in enumerate(singles):
-            self.step(done, len(singles), "kernels of the views")
-            problem.kernels(generator, kernel, views)
-        self.step(len(singles), len(singles), "kernels of the views")
 
     def _fit(self, problem, y_partial, unsupervised: bool | None = None, live: bool = True):
         if unsupervised is None:

@@ -128,3 +128,22 @@ def _join(button, timeout: float = 120) -> None:
         if thread.name == f"milab: {button.description}":
             thread.join(timeout)
     assert not button.disabled, f"{button.description} still running after {timeout} s"
+
+
+def test_the_two_view_kernels_report_one_step_per_view_and_stop_between_views():
+    from milab_widgets.widgets.twoview import TwoViewPanel
+
+    panel = TwoViewPanel(run=False)
+    problem, generator = panel._problem(), panel.generator.value
+    seen = []
+    problem.kernels(generator, "minimax", "both", progress=lambda *step: seen.append(step))
+    assert seen == [(done, 2, "kernels of the views") for done in range(3)]
+
+    def stop_after_the_first(done, total, what):
+        if done == 1:
+            raise Stopped("stopped after kernels of the views: 1 of 2")
+
+    with pytest.raises(Stopped):
+        problem.kernels(generator, "mixture", "both", progress=stop_after_the_first)
+    assert ("first", "mixture") in problem._kernels and (generator, "mixture") not in \
+        problem._kernels  # the second view's kernel was never computed
