@@ -34,6 +34,7 @@ To sweep an older commit, point PYTHONPATH at a worktree of it:
 from __future__ import annotations
 
 import argparse
+import contextlib
 import inspect
 import io
 import json
@@ -123,11 +124,12 @@ QUERY_METHODS = ("decision_function", "transform", "predict_proba", "predict", "
 
 
 def public_estimators() -> list[type]:
+    from sklearn.base import BaseEstimator
+
     import milab_widgets.mil as mil
     import milab_widgets.multilabel as multilabel
     import milab_widgets.oneclass as oneclass
     from milab_widgets.multilabel.kcca import LeastSquaresKCCA
-    from sklearn.base import BaseEstimator
     exported = [getattr(p, n) for p in (mil, multilabel, oneclass) for n in p.__all__]
     classes = {c for c in exported if isinstance(c, type) and issubclass(c, BaseEstimator)}
     return sorted(classes | {LeastSquaresKCCA}, key=lambda c: c.__name__)
@@ -322,6 +324,7 @@ def _bags_changed(value):
 
 def _frame_bags(reverse=False):
     import pandas as pd
+
     from milab_widgets.data import BagDataset
     columns = ["a", "b"]
     frames = [pd.DataFrame(b, columns=columns) for b in bag_list()]
@@ -485,6 +488,7 @@ def mil_function_cases() -> list[Case]:
 
 def _mixed_frames():
     import pandas as pd
+
     from milab_widgets.data import BagDataset
     return BagDataset.from_bags([pd.DataFrame([[0.0, 1.0]], columns=["a", "b"]),
                                  pd.DataFrame([[0.0, 1.0]], columns=["b", "a"])])
@@ -495,12 +499,12 @@ def metric_cases() -> list[Case]:
     Y = np.array([[1, 0, 1], [0, 1, 0], [1, 1, 0], [0, 0, 1]])
     S = _rng().random(Y.shape)
     cases = []
-    for short, (metric, uses_predictions) in metrics.METRICS.items():
+    for metric, uses_predictions in metrics.METRICS.values():
         fn = metric.__name__
         second = Y if uses_predictions else S
         other = "Y_pred" if uses_predictions else "scores"
         cases += [
-            Case(fn, "empty", REFUSE, lambda m=metric: m(Y[:0], (Y if uses_predictions else S)[:0]),
+            Case(fn, "empty", REFUSE, lambda m=metric, s=second: m(Y[:0], s[:0]),
                  names=("empty", "no sample", "0 sample", "undefined")),
             Case(fn, "sparse Y_true", EITHER,
                  lambda m=metric, s=second: m(_sparse(Y), s), names=("sparse",),
@@ -725,10 +729,8 @@ def warm_up(cases: list[Case]) -> None:
         if case.expect == ACCEPT:
             with warnings.catch_warnings():
                 warnings.simplefilter("ignore")
-                try:
+                with contextlib.suppress(Exception):  # judged later, in its turn
                     case.run()
-                except Exception:  # noqa: BLE001 -- judged later, in its turn
-                    pass
 
 
 class Worker:
@@ -794,7 +796,7 @@ def run_sweep(cases: list[Case], workers: int, timeout: float) -> list[dict]:
 def summary(cases: list[Case], answers: list[dict]) -> dict:
     counts = {outcome: 0 for outcome in OUTCOMES}
     by_kind: dict = {}
-    for case, answer in zip(cases, answers):
+    for case, answer in zip(cases, answers, strict=True):
         counts[answer["outcome"]] += 1
         kind = by_kind.setdefault(case.kind, {})
         kind[answer["outcome"]] = kind.get(answer["outcome"], 0) + 1
@@ -836,7 +838,7 @@ def main(argv=None) -> None:
         "timeout_seconds": args.timeout, "workers": args.workers,
         "load_average": os.getloadavg(), **summary(cases, answers),
         "outcomes": [{"case": c.id, "target": c.target, "kind": c.kind, "expect": c.expect, **a}
-                     for c, a in zip(cases, answers)],
+                     for c, a in zip(cases, answers, strict=True)],
     }
     if args.compare:
         report["compared_with"] = comparison(json.loads(args.compare.read_text()), report)

@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import argparse
 import json
+from functools import partial
 from pathlib import Path
 
 import numpy as np
@@ -33,7 +34,7 @@ from timing import clocks, measured, spread_text  # this script's folder is on s
 from milab_widgets.data import load_dataset
 from milab_widgets.data.uci_sources import ONECLASS_DATASETS
 from milab_widgets.experiments.cdvse import split_train_test
-from milab_widgets.oneclass import SVDD, BaggingSVDD, CDVSESVDD
+from milab_widgets.oneclass import CDVSESVDD, SVDD, BaggingSVDD
 
 SIZES = (500, 1000, 2000, 5000)
 NU = 0.1
@@ -52,7 +53,7 @@ def svdd_against_libsvm(repeats: int, clock: str) -> list[dict]:
         C, gamma = 1.0 / (NU * n), 1.0 / X.shape[1]
         ours = SVDD(C=C, gamma=gamma, tol=1e-3)
         peer = OneClassSVM(nu=NU, gamma=gamma, tol=1e-3)
-        timed = measured({"svdd": lambda: ours.fit(X), "oneclass_svm": lambda: peer.fit(X)},
+        timed = measured({"svdd": partial(ours.fit, X), "oneclass_svm": partial(peer.fit, X)},
                          repeats, clock)
         duals = np.zeros(n)
         duals[peer.support_] = peer.dual_coef_.ravel() * C
@@ -60,6 +61,10 @@ def svdd_against_libsvm(repeats: int, clock: str) -> list[dict]:
                      "ratio": timed["seconds"]["svdd"] / timed["seconds"]["oneclass_svm"],
                      "max_dual_difference": float(abs(ours.alpha_ - duals).max())})
     return rows
+
+
+def _fit_predict(model, X_train: np.ndarray, X_test: np.ndarray) -> None:
+    model.fit(X_train).predict(X_test)
 
 
 def cdvse_per_dataset(repeats: int, clock: str) -> list[dict]:
@@ -70,14 +75,11 @@ def cdvse_per_dataset(repeats: int, clock: str) -> list[dict]:
         scaler = MinMaxScaler().fit(data.X[train])
         X_train, X_test = scaler.transform(data.X[train]), scaler.transform(data.X[test])
         setting = {"n_estimators": 50, "C": 0.1, "gamma": 1.0, "random_state": 0}
-
-        def cdvse():
-            CDVSESVDD(sigma=0.3, **setting).fit(X_train).predict(X_test)
-
-        def bagging():
-            BaggingSVDD(**setting).fit(X_train).predict(X_test)
-
-        timed = measured({"cdvse": cdvse, "bagging": bagging}, repeats, clock)
+        cdvse = CDVSESVDD(sigma=0.3, **setting)
+        bagging = BaggingSVDD(**setting)
+        timed = measured({"cdvse": partial(_fit_predict, cdvse, X_train, X_test),
+                          "bagging": partial(_fit_predict, bagging, X_train, X_test)},
+                         repeats, clock)
         rows.append({"dataset": spec.name, "train": len(train), "test": len(test), **timed,
                      "cdvse_over_bagging": timed["seconds"]["cdvse"]
                      / timed["seconds"]["bagging"]})

@@ -34,7 +34,13 @@ from pathlib import Path
 import numpy as np
 from scipy.spatial.distance import cdist
 from scipy.special import logsumexp
-from timing import clocks, interleaved, load_average, measured, spread_text  # this folder is on sys.path
+from timing import (  # this folder is on sys.path
+    clocks,
+    interleaved,
+    load_average,
+    measured,
+    spread_text,
+)
 
 from milab_widgets.data import load_dataset
 from milab_widgets.evaluation.neighbors_cv import SIGMA_GRID, nested_cv

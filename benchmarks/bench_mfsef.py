@@ -84,7 +84,7 @@ def peer_default_predictions(train, test) -> np.ndarray:
 def straightforward_pmu(codes: np.ndarray, Y: np.ndarray, n_features: int) -> list[int]:
     """Lee & Kim's PMU with one sklearn mutual_info_score call per mutual information."""
     d, n_labels = codes.shape[1], Y.shape[1]
-    relevance = np.array([[mutual_info_score(codes[:, f], Y[:, l]) for l in range(n_labels)]
+    relevance = np.array([[mutual_info_score(codes[:, f], Y[:, label]) for label in range(n_labels)]
                           for f in range(d)])
     label_term = np.zeros(d)
     for a in range(n_labels):
@@ -102,9 +102,9 @@ def straightforward_pmu(codes: np.ndarray, Y: np.ndarray, n_features: int) -> li
         states = codes[:, chosen].max() + 1
         for f in range(d):
             with_chosen = mutual_info_score(codes[:, f], codes[:, chosen])
-            for l in range(n_labels):
-                joint = mutual_info_score(codes[:, f], states * Y[:, l] + codes[:, chosen])
-                redundancy[f] += with_chosen + relevance[f, l] - joint
+            for label in range(n_labels):
+                joint = mutual_info_score(codes[:, f], states * Y[:, label] + codes[:, chosen])
+                redundancy[f] += with_chosen + relevance[f, label] - joint
     return selected
 
 

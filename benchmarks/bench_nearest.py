@@ -61,9 +61,10 @@ def make_bags(n_bags: int, d: int = 10, seed: int = 0):
 
 
 def _rss_bytes(key: str = "VmRSS") -> int:
-    for line in open("/proc/self/status"):
-        if line.startswith(key + ":"):
-            return int(line.split()[1]) * 1024
+    with open("/proc/self/status") as status:
+        for line in status:
+            if line.startswith(key + ":"):
+                return int(line.split()[1]) * 1024
     return 0
 
 

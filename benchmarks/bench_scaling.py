@@ -33,9 +33,9 @@ from __future__ import annotations
 import argparse
 import json
 import tracemalloc
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable
 
 import altair as alt
 import numpy as np

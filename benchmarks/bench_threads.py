@@ -102,7 +102,7 @@ def time_settings(function: Callable[[], object], rounds: int,
 
 def _equal(a, b) -> bool:
     if isinstance(a, (tuple, list)):
-        return len(a) == len(b) and all(_equal(x, y) for x, y in zip(a, b))
+        return len(a) == len(b) and all(_equal(x, y) for x, y in zip(a, b, strict=True))
     if isinstance(a, dict):
         return a.keys() == b.keys() and all(_equal(a[key], b[key]) for key in a)
     return bool(np.array_equal(np.asarray(a), np.asarray(b)))

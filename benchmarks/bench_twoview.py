@@ -65,7 +65,7 @@ def loop_minimax_gram(bags, kernel):
     both compute the same matrix."""
     scaled = np.clip(kernel.scaler_.transform(bags.instances), 0, 1)
     maps = np.array([np.concatenate([scaled[a:b].min(0), scaled[a:b].max(0)])
-                     for a, b in zip(bags.offsets[:-1], bags.offsets[1:])])
+                     for a, b in zip(bags.offsets[:-1], bags.offsets[1:], strict=True)])
     gram = polynomial_kernel(maps, degree=kernel.degree, gamma=kernel.gamma_, coef0=1.0)
     if not kernel.normalize:
         return gram
@@ -95,8 +95,8 @@ def literal_iterations(kernels, y_partial, n_iter, alpha=0.01, beta=0.01, seed=0
             D1 = np.diag(1 / (2 * np.linalg.norm(Ws[v], axis=0)))
             Ws[v] = Ws[v] * (K @ H) / (K @ Ws[v] @ H.T @ H + alpha * Ws[v] @ D1)
         D2 = 1 / (2 * np.linalg.norm(H, axis=1, keepdims=True))
-        Y = sum(K @ W for K, W in zip(kernels, Ws)) + 2 * beta * (P * Q.T * P.T) @ H
-        G = (sum(H @ W.T @ K @ W for K, W in zip(kernels, Ws)) + alpha * D2 * H
+        Y = sum(K @ W for K, W in zip(kernels, Ws, strict=True)) + 2 * beta * (P * Q.T * P.T) @ H
+        G = (sum(H @ W.T @ K @ W for K, W in zip(kernels, Ws, strict=True)) + alpha * D2 * H
              + 2 * beta * (P * (H @ H.T) * P.T) @ H)
         H = H * Y / G
     return H
@@ -185,7 +185,7 @@ def bamic_quality(data, fits: dict) -> dict:
                                                 for found in labels]))
     summary["ours_same_medoids_as_alternating"] = all(
         set(ours.medoids_) == set(np.asarray(peer.medoids))
-        for ours, peer in zip(results["ours"], results["alternating"]))
+        for ours, peer in zip(results["ours"], results["alternating"], strict=True))
     return summary
 
 

@@ -32,6 +32,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import json
 import multiprocessing
 import socket
@@ -80,11 +81,8 @@ def churn() -> None:
     address = server.getsockname()
     server.setblocking(False)
     while True:
-        with socket.create_connection(address):
-            try:
-                server.accept()[0].close()
-            except BlockingIOError:
-                pass
+        with socket.create_connection(address), contextlib.suppress(BlockingIOError):
+            server.accept()[0].close()
 
 
 def soak(route: str, workers: int, starts: int, churners: int) -> Counter:

@@ -16,6 +16,7 @@ what a user meets on a shared machine).
 
 from __future__ import annotations
 
+import contextlib
 import ctypes
 import os
 import signal
@@ -144,10 +145,9 @@ def _die_with_parent() -> None:
     """In the spinner, before it starts (Linux): the kernel kills it when the benchmark
     ends, however it ends. A benchmark stopped by SIGTERM runs no ``finally``, and its
     spinner went on loading the machine for every later measurement."""
-    try:
+    # Not Linux: busy_process's finally is all there is.
+    with contextlib.suppress(OSError, AttributeError):
         ctypes.CDLL(None, use_errno=True).prctl(PR_SET_PDEATHSIG, signal.SIGKILL)
-    except (OSError, AttributeError):  # not Linux: busy_process's finally is all there is
-        pass
 
 
 def best_time(function, repeats: int) -> float:

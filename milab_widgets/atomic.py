@@ -15,6 +15,8 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
+__all__ = ["atomic_path", "write_text_atomically"]
+
 
 @contextmanager
 def atomic_path(path: str | os.PathLike) -> Iterator[Path]:

@@ -31,6 +31,10 @@ from milab_widgets.data.registry import dataset_names, get_spec
 from milab_widgets.exceptions import MilabError
 from milab_widgets.papers import KERNEL_LOG, PAPERS
 
+__all__ = [
+    "Subcommand", "argument", "subcommand", "build_parser", "main", "how_to_get_missing",
+]
+
 
 @dataclass(frozen=True)
 class Subcommand:

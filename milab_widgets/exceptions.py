@@ -1,5 +1,10 @@
 """Exceptions shared by every layer: each names the problem and the fix."""
 
+__all__ = [
+    "MilabError", "InputError", "DatasetUnavailableError", "UnknownDatasetError",
+    "ChecksumError", "DataFormatError", "DegenerateInputWarning",
+]
+
 
 class MilabError(Exception):
     """Base class of the errors milab-widgets raises on purpose."""

@@ -60,6 +60,11 @@ from traitlets import Float, Unicode, default
 
 from milab_widgets.kernel_sockets import UnixSocketKernelManager
 
+__all__ = [
+    "LostReplyError", "LocalOutputWidget", "WatchedNotebookClient", "KernelIdleClock",
+    "kernel_answers", "rebuilt_reply", "cell_index_of", "WatchedEngine",
+]
+
 #: The papermill engine name under which :class:`WatchedEngine` is registered.
 ENGINE_NAME = "milab-watched"
 
@@ -132,7 +137,7 @@ class WatchedNotebookClient(PapermillNotebookClient):
             self._note_if_late(msg, cell)
             try:
                 await asyncio.wait_for(task_poll_output_msg, self.iopub_timeout)
-            except (asyncio.TimeoutError, Empty):
+            except (TimeoutError, Empty):
                 task_poll_kernel_alive.cancel()
                 raise CellTimeoutError.error_from_timeout_and_cell(
                     "Timeout waiting for IOPub output", self.iopub_timeout, cell) from None
@@ -162,7 +167,7 @@ class WatchedNotebookClient(PapermillNotebookClient):
         try:
             return await asyncio.wait_for(super().async_wait_for_reply(msg_id, cell),
                                           self.final_reply_timeout)
-        except asyncio.TimeoutError:
+        except TimeoutError:
             raise LostReplyError(
                 f"no reply to a request outside the cells within {self.final_reply_timeout:.0f} s"
             ) from None

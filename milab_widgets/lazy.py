@@ -11,6 +11,8 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from importlib import import_module
 
+__all__ = ["lazy_exports"]
+
 
 def lazy_exports(package: str, homes: Mapping[str, str]
                  ) -> tuple[Callable[[str], object], Callable[[], list[str]], list[str]]:

@@ -14,6 +14,10 @@ from dataclasses import dataclass
 
 import pandas as pd
 
+__all__ = [
+    "Heading", "Text", "Table", "Image", "Details", "to_markdown", "markdown_table", "to_html",
+]
+
 
 @dataclass(frozen=True)
 class Heading:

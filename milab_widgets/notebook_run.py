@@ -36,6 +36,11 @@ from milab_widgets.papers import (
     notebooks_dir,
 )
 
+__all__ = [
+    "Interrupted", "run_notebook", "execute", "logging_kernel_manager", "describe_failure",
+    "read_events", "stop_on_sigterm", "main",
+]
+
 #: Executions of a notebook whose outputs a lost message may have cut short.
 ATTEMPTS = 3
 

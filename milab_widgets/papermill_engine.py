@@ -8,6 +8,8 @@ it only when a notebook is executed.
 
 from papermill.engines import Engine
 
+__all__ = ["WatchedEngine"]
+
 
 class WatchedEngine(Engine):
     """Executes with :class:`milab_widgets.kernel_watch.WatchedEngine` (no unbounded wait

@@ -18,6 +18,8 @@ from pathlib import Path
 
 from milab_widgets.exceptions import InputError, MilabError
 
+__all__ = ["notebooks_dir", "paper_names", "read_json", "read_settings", "read_run_record"]
+
 #: Paper short name -> notebook file name, in the order `milab reproduce` runs them.
 PAPERS = {"intH": "intH.ipynb", "CDVSE": "CDVSE.ipynb", "MFSEF": "MFSEF.ipynb",
           "LSkMDDM": "LSkMDDM.ipynb", "TwoViewMIC": "TwoViewMIC.ipynb"}

@@ -37,9 +37,14 @@ import pandas as pd
 
 from milab_widgets.atomic import write_text_atomically
 from milab_widgets.charts.verdicts import effect_text, interval_text, is_ratio
-from milab_widgets.claims.catalogue import CATALOGUE_COLUMNS
+from milab_widgets.claims.catalogue import (
+    CATALOGUE_COLUMNS,
+    STANDINGS,
+    claim_counts,
+    is_catalogue,
+    standing,
+)
 from milab_widgets.claims.catalogue import NOT_TESTED as UNTESTED
-from milab_widgets.claims.catalogue import STANDINGS, claim_counts, is_catalogue, standing
 from milab_widgets.claims.rejudge import read_rejudged
 from milab_widgets.evaluation.claim_summary import (
     CLAIM_TABLE_COLUMNS,
@@ -59,6 +64,16 @@ from milab_widgets.markup import (
     to_markdown,
 )
 from milab_widgets.papers import PAPERS, read_json, read_run_record, read_settings
+
+__all__ = [
+    "Headline", "PaperSpec", "PaperResult", "read_result", "read_notebook", "read_table",
+    "not_run_reason", "old_format_message", "plural", "reproduced_text", "verdicts_text",
+    "counts_sentence", "overview_counts", "claim_rows", "p_text", "forest_figure",
+    "forest_plot", "readable", "duration", "mode", "reproduce_commands", "report_blocks",
+    "summary_table", "status_text", "paper_blocks", "notebook_link", "run_line",
+    "claim_blocks", "case_rows", "headline_blocks", "chart_blocks", "skipped_blocks",
+    "sentence", "settings_blocks", "build_report",
+]
 
 TITLE = "milab-widgets: reproduction report"
 
@@ -330,14 +345,14 @@ def claim_rows(claims: pd.DataFrame) -> pd.DataFrame:
     return pd.DataFrame({
         "claim": claims.claim, "source": claims.source, "scope": claims.scope,
         "reproduced": [UNTESTED if missing else f"{word} ({cases})" for word, cases, missing
-                       in zip(claims.reproduced, claims.reproduced_cases, untested)],
+                       in zip(claims.reproduced, claims.reproduced_cases, untested, strict=True)],
         "verdict": claims.verdict.where(~untested, "—"),
         "basis": claims.basis.where(claims.basis == "paper",
                                     claims.basis + ": " + claims.basis_reason.astype(str)),
         "effect": [_effect_cell(row, r, e) for row, r, e
-                   in zip(claims.to_dict("records"), ratio, exact)],
+                   in zip(claims.to_dict("records"), ratio, exact, strict=True)],
         "95 % interval": [interval_text(low, high, r, e) for low, high, r, e
-                          in zip(claims.ci_low, claims.ci_high, ratio, exact)],
+                          in zip(claims.ci_low, claims.ci_high, ratio, exact, strict=True)],
         "p": claims.p_value.map(p_text), "p (Holm)": claims.p_adjusted.map(p_text),
         "interval covers": claims.noise.fillna("—"),
         "test": claims.test,
@@ -604,10 +619,10 @@ def case_rows(cases: pd.DataFrame) -> pd.DataFrame:
     ratio, exact = is_ratio(cases), is_exact(cases)
     extra = [c for c in cases.columns if c not in (*CLAIM_COLUMNS, "id")]
     return pd.DataFrame({
-        "claim": cases["id"] if "id" in cases else cases.claim,
-        "effect": [effect_text(v, r) for v, r in zip(cases.effect, ratio)],
+        "claim": cases.get("id", cases.claim),
+        "effect": [effect_text(v, r) for v, r in zip(cases.effect, ratio, strict=True)],
         "95 % interval": [interval_text(low, high, r, e) for low, high, r, e
-                          in zip(cases.ci_low, cases.ci_high, ratio, exact)],
+                          in zip(cases.ci_low, cases.ci_high, ratio, exact, strict=True)],
         "p": cases.p_value.map(p_text), "verdict": cases.verdict, "test": cases.test,
         "n": cases.n,
     }, index=cases.index).join(readable(cases[extra]))

@@ -53,6 +53,14 @@ from milab_widgets.papers import (
     read_settings,
 )
 
+__all__ = [
+    "PaperRun", "available_cores", "default_jobs", "reproduce", "run_all", "mode_arguments",
+    "run_paper", "wait_until", "stop_worker", "kill_leftover_kernel", "record_stopped",
+    "timeout_message", "running_cell", "RunInterrupted", "StopFlag", "stop_on_signals",
+    "check_writable", "output_lock", "worker_environment", "refuse_to_overwrite_full_run",
+    "skipped_datasets", "how_to_get",
+]
+
 #: Thread-pool sizes of numba and the BLAS libraries, shared out among parallel kernels.
 THREAD_VARIABLES = ("NUMBA_NUM_THREADS", "OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS",
                     "MKL_NUM_THREADS")

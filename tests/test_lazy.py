@@ -14,7 +14,7 @@ def test_every_lazy_export_resolves_and_is_listed(package):
         assert getattr(module, name).__name__ == name
     assert set(module.__all__) <= set(dir(module))
     with pytest.raises(AttributeError, match="has no attribute 'nope'"):
-        module.nope
+        _ = module.nope
 
 
 def test_importing_the_packages_loads_no_panel_or_numba_code():

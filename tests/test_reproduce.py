@@ -13,9 +13,10 @@ import pandas as pd
 import pytest
 
 from milab_widgets import cli, notebook_run, report, reproduce
+from milab_widgets.evaluation.claim_summary import verdict_counts
 from milab_widgets.experiments.tables import write_tables
 from milab_widgets.markup import Table, Text, markdown_table, to_html
-from milab_widgets.evaluation.claim_summary import verdict_counts
+from milab_widgets.papers import KERNEL_LOG, PAPERS
 from milab_widgets.report import (
     PaperResult,
     build_report,
@@ -24,7 +25,6 @@ from milab_widgets.report import (
     reproduce_commands,
     verdicts_text,
 )
-from milab_widgets.papers import KERNEL_LOG, PAPERS
 from tests.runner.notebooks import cell_stdout
 
 

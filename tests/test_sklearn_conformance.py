@@ -13,7 +13,7 @@ from sklearn.utils.estimator_checks import parametrize_with_checks
 
 from milab_widgets.multilabel import MFSEF, MFSLS, PMU, Discretizer, KernelMDDM, MDDMRanking, MLkNN
 from milab_widgets.multilabel.kcca import LeastSquaresKCCA
-from milab_widgets.oneclass import SVDD, AdaBoostSVDD, BaggingSVDD, CDVSESVDD
+from milab_widgets.oneclass import CDVSESVDD, SVDD, AdaBoostSVDD, BaggingSVDD
 
 #: Why a check cannot pass, by reason; the checks each reason covers, by estimator kind.
 LABELS_ONLY_01 = (

@@ -42,8 +42,8 @@ MAIN_CHARTS = {
 }
 #: An absolute path of the machine that ran a notebook, up to the notebooks' folder or a
 #: paper's output folder.
-MACHINE_PATH = re.compile(r"(?<![\w.:/-])(?:/[^\s\"'/\\]+)+?/(?=notebooks/|(?:%s)\b)"
-                          % "|".join(PAPERS))
+MACHINE_PATH = re.compile(
+    r"(?<![\w.:/-])(?:/[^\s\"'/\\]+)+?/(?=notebooks/|(?:{})\b)".format("|".join(PAPERS)))
 #: The notebooks point to the papers' English restatements, which are not in the repository.
 PAPER_NOTE = re.compile(r"`shared/papers/(\w+)\.md`")
 VEGALITE = re.compile(r"application/vnd\.vegalite\.v\d+\+json")

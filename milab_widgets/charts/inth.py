@@ -7,6 +7,8 @@ import pandas as pd
 
 from milab_widgets.experiments.inth import CLASSIFIERS, METRICS
 
+__all__ = ["accuracy_chart", "sweep_chart"]
+
 #: Display order of the distances, minH ... adaH, as in the paper's tables.
 METRIC_ORDER = ["minH", "maxH", "intH", "aveH", "adaH"]
 #: Dataset panels per row: three 190 px panels and the legend fit a 960 px notebook output.

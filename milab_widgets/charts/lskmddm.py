@@ -10,6 +10,11 @@ from milab_widgets.charts.theme import PALETTE
 from milab_widgets.claims.lskmddm import fig4_exponents
 from milab_widgets.experiments.lskmddm import METHODS
 
+__all__ = [
+    "methods_chart", "table2_chart", "dimensions_chart", "timing_chart", "accuracy_chart",
+    "claims_chart", "embedding_chart",
+]
+
 #: The three metrics of Table 2 and Figs. 1-3, with display titles.
 FIGURE_METRICS = {"macroAUC": "macro AUC", "macroF1": "macro-F1", "microF1": "micro-F1"}
 #: Fig. 4's legend: long solver names.

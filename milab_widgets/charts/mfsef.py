@@ -22,6 +22,11 @@ from milab_widgets.evaluation.ranking_stats import nemenyi_cliques
 from milab_widgets.experiments.mfsef import METHODS, METRIC_NAMES, TABLE_METRICS
 from milab_widgets.multilabel.metrics import LOWER_IS_BETTER
 
+__all__ = [
+    "method_scale", "metric_curves_chart", "ranks_by_size_chart", "cd_diagram", "cd_diagrams",
+    "waterfall_chart", "waterfall_overview_chart", "expert_view_chart", "stability_chart",
+]
+
 _METHOD_SCALE = alt.Scale(domain=list(METHODS))
 #: Okabe-Ito: vermillion for the critical difference; experts orange over blue features.
 CD_COLOUR = PALETTE[3]
@@ -97,7 +102,8 @@ def cd_diagram(average_ranks: pd.Series, cd: float, title: str) -> alt.LayerChar
     ordered = average_ranks.sort_values(kind="stable")
     methods = pd.DataFrame({"method": ordered.index, "rank": ordered.to_numpy(),
                             "level": -1.0 - np.arange(k) * 0.55})
-    methods["label"] = [f"{m} ({r:.2f})" for m, r in zip(methods.method, methods["rank"])]
+    methods["label"] = [f"{m} ({r:.2f})"
+                        for m, r in zip(methods.method, methods["rank"], strict=True)]
     cliques = pd.DataFrame([
         {"start": ordered[group].min(), "end": ordered[group].max(), "level": -0.25 - 0.15 * i}
         for i, group in enumerate(nemenyi_cliques(average_ranks, cd))

@@ -9,6 +9,11 @@ import pandas as pd
 from milab_widgets.charts.theme import PALETTE, SYMBOL_LEGEND
 from milab_widgets.experiments.twoview import METHODS
 
+__all__ = [
+    "accuracy_chart", "grid_heatmap", "convergence_chart", "objective_curve_chart",
+    "confusion_chart",
+]
+
 #: Rule colours: the paper's H rule vermillion, ours blue.
 UPDATE_COLOURS = alt.Scale(domain=["monotone", "paper"], range=[PALETTE[0], PALETTE[3]])
 

@@ -23,6 +23,8 @@ from milab_widgets.evaluation.claim_summary import is_exact
 from milab_widgets.evaluation.claim_tests import CLAIM_COLUMNS, VERDICTS, null_of
 from milab_widgets.exceptions import InputError
 
+__all__ = ["forest_chart", "is_ratio", "effect_text", "interval_text"]
+
 #: Verdict colours from the lab palette: green, vermillion, grey.
 VERDICT_COLOURS = {"supported": "#009E73", "contradicted": "#D55E00", "inconclusive": "#999999"}
 #: The mark of a statistical test's row and of an exact check's.
@@ -121,8 +123,9 @@ def _plotted(table: pd.DataFrame, label: str, nulls: pd.Series) -> pd.DataFrame:
     interval = [interval_text(low, high, r, check) if ok or check
                 else "unbounded or not computed"
                 for low, high, ok, check, r in zip(table.ci_low, table.ci_high, finite, exact,
-                                                   ratio)]
+                                                   ratio, strict=True)]
     return table.assign(row=table[label].astype(str), interval=interval, null=nulls,
-                        effect_text=[effect_text(v, r) for v, r in zip(table.effect, ratio)],
+                        effect_text=[effect_text(v, r)
+                                     for v, r in zip(table.effect, ratio, strict=True)],
                         low=table.ci_low.where(finite), high=table.ci_high.where(finite),
                         kind=np.where(exact, "exact check", "statistical test"))

@@ -91,11 +91,11 @@ The project's check: the every-case claim again at the paper's own Table 2 param
 
 from __future__ import annotations
 
-import numpy as np
-import pandas as pd
-
 import json
 from pathlib import Path
+
+import numpy as np
+import pandas as pd
 
 from milab_widgets.claims.catalogue import Claim, claim_row, claims_table, untested
 from milab_widgets.claims.rejudge import rejudged

@@ -129,7 +129,7 @@ def _catalogue() -> tuple[Claim, ...]:
             f"best-rank-{metric}", f"MFSEF has the best average rank on {NAMES[metric]} "
             "over the 7 data sets", "§1; §3.2 text after Tables 2-5; §3.3 Fig. 5 (first on "
             "all four metrics); §4", "best rank", "6 methods x 7 data sets"))
-    for metric, number in zip(METRICS, ("①", "②", "③", "④")):
+    for metric, number in zip(METRICS, ("①", "②", "③", "④"), strict=True):
         first = _first_on(metric)
         elsewhere = ", ".join(f"{rank}. on {name}" for name, rank in
                               PAPER_MFSEF_RANKS[metric].items())
@@ -205,7 +205,7 @@ def claim_cases(instances: pd.DataFrame) -> pd.DataFrame:
         values = group.pivot(index="instance", columns="method", values="value").dropna()
         if "MFSEF" not in values:
             continue
-        named = dict(zip(keys, key))
+        named = dict(zip(keys, key, strict=True))
         count = named.get("n_features", np.nan)
         size = "" if pd.isna(count) else f" at {count:g} features"
         for rival in [m for m in ("Original", *RIVALS[1:]) if m in values]:

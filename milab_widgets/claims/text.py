@@ -38,7 +38,7 @@ def claims_markdown(table: pd.DataFrame, *, scale: float = 1.0, unit: str = "") 
         if rows.empty:
             continue
         bullets = [_bullet(row, exact, scale, unit)
-                   for row, exact in zip(rows.to_dict("records"), is_exact(rows))]
+                   for row, exact in zip(rows.to_dict("records"), is_exact(rows), strict=True)]
         parts.append(f"**{heading}** — {counts_line(rows)}\n\n" + "\n".join(bullets))
     return "\n\n".join(parts)
 

@@ -552,7 +552,7 @@ def rejudged_cases(folder: Path) -> pd.DataFrame:
     folder = Path(folder)
     committed = pd.read_csv(folder / "claim_cases.csv")
     fresh = {claim_id: cases for (row, cases), claim_id in
-             zip(_recomputed(folder), [c.id for c in CATALOGUE if c.id in RECOMPUTED])
+             zip(_recomputed(folder), [c.id for c in CATALOGUE if c.id in RECOMPUTED], strict=True)
              if row["reproduced"] != NOT_TESTED}
     statements = {claim.id: claim.statement for claim in CATALOGUE}
     parts = [fresh[claim_id] if claim_id in fresh

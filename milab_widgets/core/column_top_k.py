@@ -21,6 +21,8 @@ from numba import njit
 
 from milab_widgets.core.parallel import run_tiles
 
+__all__ = ["smallest_per_column"]
+
 #: Columns per chunk: one cache line of float64, so each row's read is one line.
 _CHUNK = 8
 #: Block entries per tile (a scan of ~1 ns per entry: a tile of ~65 microseconds, well

@@ -6,6 +6,8 @@ every time; writing every tile into one buffer keeps the cost at the BLAS produc
 
 import numpy as np
 
+__all__ = ["product_into"]
+
 
 def product_into(a: np.ndarray, b: np.ndarray, scratch: list) -> np.ndarray:
     """a @ b.T written into the buffer ``scratch[0]`` (replaced by a larger one when too

@@ -31,6 +31,8 @@ from milab_widgets.core.gram import product_into
 from milab_widgets.core.intrinsics import fmin
 from milab_widgets.core.parallel import run_tiles
 
+__all__ = ["bag_panels", "hausdorff_matrices"]
+
 #: Instances per panel (bag aligned; a larger bag is a panel of its own). Tiles of this many
 #: rows keep the syrk share of the work small (panel / n of the flops) and stay in cache.
 _PANEL_ROWS = 512

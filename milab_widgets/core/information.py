@@ -27,6 +27,12 @@ from numba import njit
 
 from milab_widgets.core.parallel import run_tiles
 
+__all__ = [
+    "entropy_of_counts", "entropy_of_codes", "joint_codes", "entropy", "mutual_information",
+    "conditional_mutual_information", "joint_mutual_information", "interaction_information",
+    "label_joint_entropies", "pairwise_mutual_information",
+]
+
 #: Variables per tile of :func:`label_joint_entropies` (a tile costs about n x 32 count
 #: updates: ~0.1 ms for 2000 samples, far above the cost of handing a tile to a worker).
 _VARIABLES_PER_TILE = 32
@@ -66,7 +72,7 @@ def joint_codes(columns, n_states) -> tuple[np.ndarray, int]:
     columns = np.atleast_2d(np.asarray(columns, dtype=np.int64).T).T
     states = np.asarray(n_states, dtype=np.int64).ravel()
     merged, n_merged = np.zeros(len(columns), dtype=np.int64), 1
-    for column, n_column in zip(columns.T[::-1], states[::-1]):
+    for column, n_column in zip(columns.T[::-1], states[::-1], strict=True):
         merged, n_merged = _dense(merged * n_column + column)
     return merged, n_merged
 

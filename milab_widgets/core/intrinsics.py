@@ -10,6 +10,8 @@ from llvmlite import ir
 from numba.core import types
 from numba.extending import intrinsic
 
+__all__ = ["fmin"]
+
 
 @intrinsic
 def fmin(typingctx, a, b):

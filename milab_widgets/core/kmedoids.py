@@ -16,6 +16,8 @@ round costs sum_c |C|^2 reads of the distance matrix.
 import numpy as np
 from numba import njit
 
+__all__ = ["assign_to_medoids", "alternate_medoids"]
+
 
 @njit(cache=True)
 def assign_to_medoids(distances, medoids, labels):
@@ -39,7 +41,7 @@ def alternate_medoids(distances, medoids, max_iter):
     medoids = medoids.copy()
     labels = np.empty(n, dtype=np.int64)
     rounds = 0
-    for rounds in range(1, max_iter + 1):
+    for rounds in range(1, max_iter + 1):  # noqa: B007 -- returned: the rounds run
         assign_to_medoids(distances, medoids, labels)
         order = np.argsort(labels, kind="mergesort")
         starts = np.searchsorted(labels[order], np.arange(k + 1))

@@ -14,6 +14,8 @@ from numba import njit
 
 from milab_widgets.core.vector_math import exp_nonpositive
 
+__all__ = ["nca_objective_mixed"]
+
 
 @njit(cache=True)
 def nca_objective_mixed(a, b, alpha, labels, sigma):

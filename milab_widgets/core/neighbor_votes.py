@@ -21,6 +21,8 @@ q is positive iff vote(q) > 0 (a tie is negative). k-NN is the same without cite
 import numpy as np
 from numba import njit
 
+__all__ = ["nearest_candidates", "citation_radii", "neighbor_votes", "fold_accuracies"]
+
 
 @njit(cache=True)
 def nearest_candidates(distances, row, candidates, skip, nearest, at):

@@ -21,6 +21,8 @@ from numba import njit
 from milab_widgets.core.gram import product_into
 from milab_widgets.core.parallel import run_tiles
 
+__all__ = ["nearest_neighbors"]
+
 #: Query rows per tile, whatever the thread count (so that the result does not depend on
 #: it). Fewer rows make the BLAS product inefficient (measured 1.5x slower with 32 rows
 #: against 32,000 references); more leave a small problem too few tiles to share out

@@ -39,6 +39,12 @@ import numba
 import numpy as np
 from threadpoolctl import ThreadpoolController
 
+__all__ = [
+    "blas_limited_to", "single_threaded_blas", "free_cores", "count_free_cores",
+    "own_running_threads", "within_free_cores", "blas_for_rows", "input_rows", "worker_limit",
+    "run_tiles",
+]
+
 #: Tiles each worker needs before a call uses the pool: with fewer, one slow worker (a core
 #: shared with another process) holds up the whole call for a large share of the work.
 MIN_TILES_PER_WORKER = 2

@@ -26,6 +26,8 @@ whole kernel matrix, and passing a precomputed matrix as a full cache skips comp
 import numpy as np
 from numba import njit
 
+__all__ = ["fill_rbf_row", "cached_row", "feasible_start", "smo_svdd"]
+
 #: Curvature used when two samples coincide (K_ij = 1 gives a = 0), as in LIBSVM.
 TAU = 1e-12
 

@@ -10,6 +10,7 @@ allclose's own test: ``|a_ij - a_ji| <= atol + rtol * |a_ji|``.
 import numpy as np
 from numba import njit
 
+__all__ = ["is_symmetric", "symmetric_to_rounding"]
 
 #: Side of the square blocks compared at a time: a block and its mirror (2 x 32 KiB) stay
 #: in the L1/L2 cache, where the row-by-row walk read the mirror a cache line per element.

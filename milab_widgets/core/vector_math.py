@@ -19,6 +19,8 @@ import math
 import numpy as np
 from numba import njit
 
+__all__ = ["exp_nonpositive"]
+
 _LOG2_E = 1.4426950408889634
 #: ln 2 = _LN2_HIGH + _LN2_LOW; _LN2_HIGH has 11 zero low-order bits, so k * _LN2_HIGH is
 #: exact for |k| < 2^11.

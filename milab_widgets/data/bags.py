@@ -15,6 +15,8 @@ import numpy as np
 from milab_widgets.data.arrays import check_bounded, holds_text
 from milab_widgets.exceptions import InputError
 
+__all__ = ["BagDataset"]
+
 
 class BagDataset:
     """Bags of instances with one integer label per bag.
@@ -201,7 +203,8 @@ class BagDataset:
 
     def __repr__(self) -> str:
         classes, counts = np.unique(self.labels, return_counts=True)
-        label_text = ", ".join(f"{c}:{n}" for c, n in zip(classes.tolist(), counts.tolist()))
+        label_text = ", ".join(f"{c}:{n}" for c, n in
+                               zip(classes.tolist(), counts.tolist(), strict=True))
         return (
             f"BagDataset({self.name or 'unnamed'}: {len(self)} bags, {self.n_instances} "
             f"instances, {self.n_features} features, labels {{{label_text}}})"

@@ -19,6 +19,8 @@ from milab_widgets.data.home import IN_PACKAGE, find_file, home_path, sha256_of
 from milab_widgets.data.registry import DataFile, DatasetSpec, get_spec
 from milab_widgets.exceptions import ChecksumError, DatasetUnavailableError
 
+__all__ = ["FetchedFile", "fetch"]
+
 ENV_DATA_URL = "MILAB_DATA_URL"
 DOWNLOADED, ALREADY_PRESENT = "downloaded", "already present"
 #: A file the installed package already ships (and verifies): nothing is downloaded.
@@ -138,11 +140,11 @@ def _stream_to(url: str, path: Path, data_file: DataFile, dataset: str) -> str:
     """Write the body of ``url`` to ``path``; return its sha256."""
     digest = hashlib.sha256()
     try:
-        with urllib.request.urlopen(url, timeout=_TIMEOUT_SECONDS) as response:
-            with open(path, "wb") as out:
-                for block in iter(lambda: response.read(_BLOCK_BYTES), b""):
-                    digest.update(block)
-                    out.write(block)
+        with (urllib.request.urlopen(url, timeout=_TIMEOUT_SECONDS) as response,
+              open(path, "wb") as out):
+            for block in iter(lambda: response.read(_BLOCK_BYTES), b""):
+                digest.update(block)
+                out.write(block)
     except (urllib.error.URLError, TimeoutError, ValueError) as error:
         raise DatasetUnavailableError(
             f"Could not download {data_file.relpath} of dataset {dataset!r} from {url}: "

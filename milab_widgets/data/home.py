@@ -18,6 +18,11 @@ import platformdirs
 from milab_widgets.data.registry import DataFile, DatasetSpec
 from milab_widgets.exceptions import ChecksumError, DatasetUnavailableError
 
+__all__ = [
+    "data_home", "pin_data_home", "describe_data_home", "home_path", "locate", "find_file",
+    "where", "sha256_of", "verify", "unavailable_message",
+]
+
 ENV_DATA_HOME = "MILAB_DATA_HOME"
 IN_DATA_HOME, IN_PACKAGE, MISSING = "data home", "package", "missing"
 

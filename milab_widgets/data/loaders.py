@@ -26,6 +26,8 @@ import scipy.sparse
 from milab_widgets.data.bags import BagDataset
 from milab_widgets.exceptions import DataFormatError
 
+__all__ = ["read_mil_csv", "read_prtools_mat", "load_mil_csv", "load_prtools_zip_member"]
+
 _REFETCH = (
     "if it came from `milab fetch`, fetch it again with `milab fetch <dataset> --force`; "
     "otherwise check that it is the right file"

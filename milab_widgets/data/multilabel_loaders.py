@@ -78,7 +78,7 @@ def read_mulan(arff_paths: Sequence, xml_path, name: str = "") -> MultiLabelData
     label_names = read_mulan_label_names(xml_path)
     parts = [_read_arff(path, label_names) for path in arff_paths]
     features = parts[0][2]
-    for path, part in zip(arff_paths[1:], parts[1:]):
+    for path, part in zip(arff_paths[1:], parts[1:], strict=True):
         if part[2] != features:
             raise DataFormatError(f"{path} has other attributes than {arff_paths[0]}; {_REFETCH}.")
     sizes = [len(part[0]) for part in parts]
@@ -117,7 +117,8 @@ def _read_arff(path, label_names: list[str]):
         )
     labels_in_file = [a for a in attributes if a in set(label_names)]
     features = [a for a in attributes if a not in set(label_names)]
-    not_numeric = [a for a, t in zip(attributes, types) if a in features and t != "numeric"]
+    not_numeric = [a for a, t in zip(attributes, types, strict=True)
+                   if a in features and t != "numeric"]
     if not_numeric:
         raise DataFormatError(
             f"{path}: feature attribute(s) {not_numeric[:5]} are not numeric; encode them as "

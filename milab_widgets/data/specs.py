@@ -11,6 +11,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+__all__ = ["DataFile", "PackageSource", "DatasetSpec"]
+
 #: ``loader(paths, name)``: the located files (in ``DatasetSpec.files`` order) -> a dataset.
 Loader = Callable[[Sequence[Path], str], Any]
 

@@ -49,6 +49,11 @@ import pandas as pd
 from milab_widgets.data.oneclass import OneClassDataset
 from milab_widgets.exceptions import DataFormatError
 
+__all__ = [
+    "load_cancer", "load_breast_cancer", "load_cleveland_heart", "load_pima", "load_german",
+    "load_heart", "load_hepatitis", "load_housing", "load_liver", "load_sonar", "load_thyroid",
+]
+
 _REFETCH = ("fetch it again with `milab fetch <dataset> --force`, or check that it is the "
             "file named in the registry")
 

@@ -18,6 +18,8 @@ from pathlib import Path
 
 from milab_widgets.atomic import write_text_atomically
 
+__all__ = ["ResultCache"]
+
 #: Bump when a change to the code makes cached records stale.
 CACHE_VERSION = 2  # 2: SVDD radii include the solver accuracy (issue 20)
 

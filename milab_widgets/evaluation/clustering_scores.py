@@ -72,7 +72,7 @@ def matched_confusion(y_true, y_pred) -> pd.DataFrame:
     last), so the matched counts lie on the diagonal and their sum / N is the ACC."""
     classes, clusters, counts = contingency_table(y_true, y_pred)
     rows, cols = linear_sum_assignment(counts, maximize=True)
-    matched_to = dict(zip(cols.tolist(), rows.tolist()))
+    matched_to = dict(zip(cols.tolist(), rows.tolist(), strict=True))
     order = sorted(range(len(clusters)), key=lambda b: (b not in matched_to, matched_to.get(b, b)))
     names = [
         f"cluster {clusters[b]} -> {classes[matched_to[b]]}" if b in matched_to

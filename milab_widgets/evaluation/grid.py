@@ -27,6 +27,7 @@ from tqdm.auto import tqdm
 
 from milab_widgets.evaluation.cache import ResultCache
 
+__all__ = ["GridTask", "run_grid"]
 
 #: A grid's ``progress``: True for a text bar, or ``progress(done, total, desc)``.
 ProgressOption = bool | Callable[[int, int, str], None]

@@ -39,6 +39,12 @@ from milab_widgets.mil.nca import tune_alpha_nca
 from milab_widgets.mil.neighbors import CITERS_BEYOND_REFERENCES, CLASSIFIERS
 from milab_widgets.mil.validation import check_choice
 
+__all__ = [
+    "grid_accuracies", "training_bags", "nca_alphas", "alpha_by_cv_grid",
+    "fixed_alpha_accuracy", "inner_folds_of", "select_parameters", "nested_cv",
+    "nested_cv_tasks", "fold_table",
+]
+
 #: The paper's grids (the intH paper, §2).
 K_GRID = (1, 3, 5, 7)
 SIGMA_GRID = (0.1, 0.2, 0.5, 1, 2, 5, 10, 20, 50, 100)
@@ -346,7 +352,7 @@ def fold_table(tasks: Sequence[GridTask], records: Sequence[dict]) -> pd.DataFra
     """One row per outer-fold task: its classifier, metric and fold, then its record."""
     return pd.DataFrame.from_records([
         {key: task.parts[key] for key in ("classifier", "metric", "fold")} | record
-        for task, record in zip(tasks, records)
+        for task, record in zip(tasks, records, strict=True)
     ])
 
 

@@ -43,7 +43,7 @@ from sklearn.model_selection import KFold
 
 from milab_widgets.evaluation.oneclass_scores import g_mean
 from milab_widgets.exceptions import InputError
-from milab_widgets.oneclass import SVDD, CDVSESVDD
+from milab_widgets.oneclass import CDVSESVDD, SVDD
 from milab_widgets.oneclass.ensembles import fit_bootstrap_spheres
 
 __all__ = ["DEFAULT_REFERENCE", "REFERENCES", "ValidationFold", "artificial_outliers",
@@ -120,7 +120,7 @@ def select_svdd_by(X, fold_sets, C_grid, zeta_grid,
     Returns ({name: (C, zeta)}, table with C, zeta and one score column per name).
     """
     names = list(fold_sets)
-    splits = list(zip(*fold_sets.values()))
+    splits = list(zip(*fold_sets.values(), strict=True))
     _check_same_training_rows(splits)
     rows = []
     smallest = min(len(fold.train) for fold in splits[0])
@@ -130,7 +130,7 @@ def select_svdd_by(X, fold_sets, C_grid, zeta_grid,
             for split in splits:
                 model = SVDD(C=C, gamma=zeta, tol=tol).fit(X[split[0].train])
                 scores += [fold.score(model) / len(splits) for fold in split]
-            rows.append({"C": C, "zeta": zeta, **dict(zip(names, scores))})
+            rows.append({"C": C, "zeta": zeta, **dict(zip(names, scores, strict=True))})
     table = pd.DataFrame(rows)
     choices = {name: (float(table.loc[table[name].idxmax(), "C"]),
                       float(table.loc[table[name].idxmax(), "zeta"])) for name in names}
@@ -159,7 +159,7 @@ def select_sigma_by(X, fold_sets, C, zeta, sigma_grid, n_estimators: int, seed: 
     on every set.
     """
     names = list(fold_sets)
-    splits = list(zip(*fold_sets.values()))
+    splits = list(zip(*fold_sets.values(), strict=True))
     _check_same_training_rows(splits)
     scores = np.zeros((len(sigma_grid), len(names)))
     for number, split in enumerate(splits):
@@ -169,7 +169,7 @@ def select_sigma_by(X, fold_sets, C, zeta, sigma_grid, n_estimators: int, seed: 
             model = CDVSESVDD(n_estimators, C, zeta, sigma, lam, gamma_l1, max_iter, tol)
             model.fit(X_fit, spheres=spheres)
             scores[k] += [fold.score(model) / len(splits) for fold in split]
-    table = pd.DataFrame({"sigma": list(sigma_grid), **dict(zip(names, scores.T))})
+    table = pd.DataFrame({"sigma": list(sigma_grid), **dict(zip(names, scores.T, strict=True))})
     return {name: float(table.loc[table[name].idxmax(), "sigma"]) for name in names}, table
 
 

@@ -9,6 +9,8 @@ import numpy as np
 
 from milab_widgets.exceptions import InputError
 
+__all__ = ["stratified_splits", "stratified_folds", "subset"]
+
 
 def stratified_splits(y, n_folds: int, seed: int) -> list[tuple[np.ndarray, np.ndarray]]:
     """Stratified, shuffled (train, test) index pairs, both ascending (see
@@ -44,7 +46,7 @@ def stratified_folds(y, n_folds: int, seed: int) -> np.ndarray:
     starts = np.cumsum(counts) - counts
     random = _seeded(seed)
     fold_of = np.empty(len(y), dtype=np.int64)
-    for cls, (start, count) in enumerate(zip(starts, counts)):
+    for cls, (start, count) in enumerate(zip(starts, counts, strict=True)):
         owed = np.bincount(np.arange(start, start + count) % n_folds, minlength=n_folds)
         folds = np.repeat(np.arange(n_folds), owed)
         random.shuffle(folds)

@@ -55,8 +55,8 @@ from sklearn.decomposition import PCA
 from sklearn.preprocessing import MinMaxScaler
 from threadpoolctl import threadpool_limits
 
-from milab_widgets.claims.rejudge import quick_run_claims
 from milab_widgets.claims import cdvse as catalogue
+from milab_widgets.claims.rejudge import quick_run_claims
 from milab_widgets.claims.text import claims_markdown
 from milab_widgets.data import load_dataset
 from milab_widgets.data.oneclass import OneClassDataset
@@ -90,7 +90,19 @@ from milab_widgets.experiments.cdvse_mechanisms import (
     sensitivity_summary,
 )
 from milab_widgets.experiments.tables import concat_or_empty, load_available, write_tables
-from milab_widgets.oneclass import SVDD, AdaBoostSVDD, BaggingSVDD, CDVSESVDD
+from milab_widgets.oneclass import CDVSESVDD, SVDD, AdaBoostSVDD, BaggingSVDD
+
+__all__ = [
+    "Settings", "Results", "run", "Playground", "playground", "width_reading_scores",
+    "synthetic_experiment", "synthetic_compactness", "playground_data", "split_train_test",
+    "test_train_ratio", "training_only_ratio", "committed_member_ratios", "uci_runs",
+    "repetition_record", "scaled_split", "selected_parameter_tasks", "uci_timings",
+    "timing_record", "uci_members", "uci_sensitivity", "selected_parameters", "summarise",
+    "score_table", "parameters_table", "criteria_table", "summary_by_parameters",
+    "nu_evidence", "criteria_parameters", "criterion_differences", "parameter_table",
+    "synthetic_table", "verdict", "replay_distance", "replay_distance_from_summary",
+    "save_tables",
+]
 
 UCI_DATASETS = ("cancer", "breast_cancer", "cleveland_heart", "diabetes", "flare_solar",
                 "german", "heart", "hepatitis", "housing", "liver", "pima", "sonar", "thyroid")
@@ -572,7 +584,8 @@ def _record_rows(tasks: list[GridTask], records: list[dict], part: str, columns)
     repetition."""
     return pd.DataFrame([{"dataset": task.parts["dataset"],
                           "repetition": task.parts["repetition"], **row}
-                         for task, record in zip(tasks, records) for row in record[part]],
+                         for task, record in zip(tasks, records, strict=True)
+                         for row in record[part]],
                         columns=columns)
 
 
@@ -590,7 +603,7 @@ def uci_timings(datasets: dict, runs: pd.DataFrame, settings: Settings, cache: R
     rows = [{"dataset": task.parts["dataset"], "repetition": task.parts["repetition"],
              "call": call, "method": method, "seconds": seconds, "kept": record["kept"],
              "n_test": record["n_test"]}
-            for task, record in zip(tasks, records) for method in ("bagging", "cdvse")
+            for task, record in zip(tasks, records, strict=True) for method in ("bagging", "cdvse")
             for call, seconds in enumerate(record[method])]
     return pd.DataFrame(rows, columns=TIMING_COLUMNS)
 
@@ -749,7 +762,8 @@ def _paper_side(summary: pd.DataFrame) -> pd.DataFrame:
 def _side_by_side(sides: dict) -> pd.DataFrame:
     """Datasets as rows; per method one "mean ± std" (%) column per side, in ``sides``'s
     order; each side a summary part with dataset, method, mean and std."""
-    cells = [side.assign(side=name, cell=[_cell(m, s) for m, s in zip(side["mean"], side["std"])])
+    cells = [side.assign(side=name, cell=[_cell(m, s) for m, s in
+                                          zip(side["mean"], side["std"], strict=True)])
              for name, side in sides.items()]
     long = concat_or_empty(cells, ["dataset", "method", "side", "cell"])
     table = long.pivot(index="dataset", columns=["method", "side"], values="cell")

@@ -56,7 +56,7 @@ import pandas as pd
 from milab_widgets.evaluation.ensemble_diversity import pairwise_disagreement
 from milab_widgets.evaluation.oneclass_scores import g_mean
 from milab_widgets.evaluation.oneclass_selection import artificial_outliers
-from milab_widgets.oneclass import BaggingSVDD, CDVSESVDD
+from milab_widgets.oneclass import CDVSESVDD, BaggingSVDD
 from milab_widgets.oneclass.cdvse import distance_variance, half_quadratic_weights, selected_spheres
 
 __all__ = ["COMPACTNESS_COLUMNS", "DIVERSITY_COLUMNS", "REFERENCE", "REFERENCE_SIZE",
@@ -152,7 +152,7 @@ def sensitivity_record(split, parameters, seed: int, settings) -> dict:
     the others at ``parameters`` = the selected (C, zeta, sigma) (a cache record): ``rows``,
     one per parameter and value."""
     X_train, _, X_test, y_test = split
-    selected = dict(zip(("C", "zeta", "sigma"), parameters))
+    selected = dict(zip(("C", "zeta", "sigma"), parameters, strict=True))
 
     def scored(axis, value, members=None):
         point = {**selected, axis: value}

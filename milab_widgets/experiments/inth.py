@@ -34,10 +34,12 @@ import pandas as pd
 from sklearn.model_selection import LeaveOneOut
 from sklearn.preprocessing import StandardScaler
 
-from milab_widgets.claims.rejudge import quick_run_claims
 from milab_widgets.claims import inth as catalogue
+from milab_widgets.claims.rejudge import quick_run_claims
 from milab_widgets.claims.text import claims_markdown
 from milab_widgets.evaluation.cache import ResultCache
+from milab_widgets.evaluation.fixed_params import fold_accuracies
+from milab_widgets.evaluation.grid import GridTask, run_grid
 from milab_widgets.evaluation.neighbors_cv import (
     ALPHA_GRID,
     K_GRID,
@@ -51,13 +53,18 @@ from milab_widgets.evaluation.neighbors_cv import (
     nested_cv_tasks,
     training_bags,
 )
-from milab_widgets.evaluation.fixed_params import fold_accuracies
-from milab_widgets.evaluation.grid import GridTask, run_grid
 from milab_widgets.evaluation.splits import stratified_splits
 from milab_widgets.evaluation.timing import alternating_cpu_seconds
 from milab_widgets.experiments.tables import concat_or_empty, load_available, write_tables
 from milab_widgets.mil.distances import bag_distances
 from milab_widgets.mil.neighbors import CitationKNN
+
+__all__ = [
+    "Settings", "Results", "run", "published_setting", "DistanceSource",
+    "alpha_search_timings", "alpha_timing_record", "alpha_search_table", "summarise",
+    "accuracy_table", "verdict_text", "sweep_curves", "parameter_curves", "paper_comparison",
+    "save_tables",
+]
 
 TABLE3_DATASETS = ("musk1", "musk2", "elephant", "fox", "tiger")
 MILWEB_DATASETS = ("web_recommendation_1",)
@@ -236,7 +243,8 @@ def alpha_search_timings(name, y, source, folds, settings, cache, progress=False
             partial(alpha_timing_record, source, y, train, test, sigmas, int(fold), settings)))
     records = run_grid(tasks, cache, n_jobs, progress, desc=f"{name}: alpha search timing")
     rows = [{"dataset": name, "classifier": classifier, "fold": task.parts["fold"], **row}
-            for task, record in zip(tasks, records) for classifier, row in record.items()]
+            for task, record in zip(tasks, records, strict=True)
+            for classifier, row in record.items()]
     return pd.DataFrame(rows, columns=ALPHA_TIMING_COLUMNS)
 
 
@@ -338,7 +346,8 @@ def summarise(folds: pd.DataFrame) -> pd.DataFrame:
         .agg(mean="mean", std="std", folds="count").reset_index()
     )
     summary["method"] = [
-        f"{CLASSIFIERS[c]}+{METRICS[m]}" for c, m in zip(summary.classifier, summary.metric)
+        f"{CLASSIFIERS[c]}+{METRICS[m]}"
+        for c, m in zip(summary.classifier, summary.metric, strict=True)
     ]
     return summary
 
@@ -346,7 +355,8 @@ def summarise(folds: pd.DataFrame) -> pd.DataFrame:
 def accuracy_table(summary: pd.DataFrame, datasets) -> pd.DataFrame:
     """The paper's layout: methods as rows, datasets as columns, "mean ± std" in percent."""
     chosen = summary[summary.dataset.isin(datasets)]
-    cells = chosen.assign(cell=[f"{100 * m:.1f} ± {100 * s:.1f}" for m, s in zip(chosen["mean"], chosen["std"])])
+    cells = chosen.assign(cell=[f"{100 * m:.1f} ± {100 * s:.1f}"
+                                for m, s in zip(chosen["mean"], chosen["std"], strict=True)])
     table = cells.pivot(index="method", columns="dataset", values="cell")
     order = [f"{CLASSIFIERS[c]}+{METRICS[m]}" for c in CLASSIFIERS for m in METRICS]
     return table.reindex(index=[m for m in order if m in table.index],

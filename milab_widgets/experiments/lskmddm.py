@@ -38,16 +38,16 @@ from pathlib import Path
 
 import numpy as np
 import pandas as pd
-from scipy import sparse, stats
+from scipy import sparse
 from scipy.linalg import subspace_angles
 from sklearn.decomposition import KernelPCA
 from threadpoolctl import threadpool_limits
 
-from milab_widgets.claims.rejudge import quick_run_claims
 from milab_widgets.claims import lskmddm as lskmddm_claims
+from milab_widgets.claims.rejudge import quick_run_claims
+from milab_widgets.claims.scopes import exponent_gap
 from milab_widgets.data.multilabel_sources import YAHOO_NAMES
 from milab_widgets.evaluation.cache import ResultCache
-from milab_widgets.claims.scopes import exponent_gap
 from milab_widgets.evaluation.claim_tests import verdict
 from milab_widgets.evaluation.grid import GridTask, run_grid
 from milab_widgets.experiments.tables import concat_or_empty, load_available, write_tables
@@ -55,6 +55,15 @@ from milab_widgets.multilabel import MLkNN, metrics
 from milab_widgets.multilabel.kcca import LeastSquaresKCCA
 from milab_widgets.multilabel.kernel_mddm import KernelMDDM
 from milab_widgets.multilabel.kernel_operators import median_distance
+
+__all__ = [
+    "Settings", "Results", "run", "table2_runs", "method_runs", "embed", "make_method",
+    "timing_runs", "interleaved_timings", "time_solvers", "cpu_timing", "median_timing",
+    "speed_table", "summarise", "metric_table", "bootstrap_case", "resampled_metric",
+    "save_tables", "evaluate_embedding", "split_labels", "varying_labels",
+    "embedding_dimension", "held_out_partition", "random_partition", "pack_outcomes",
+    "unpack_outcomes",
+]
 
 TABLE2_DATASETS = ("scene", "yeast")
 FIGURE_DATASETS = ("arts", "business", "computers", "education")
@@ -217,7 +226,8 @@ def table2_runs(datasets, settings: Settings, cache: ResultCache, n_jobs: int | 
                                   partial(_table2_record, dataset, train, test)))
     records = run_grid(tasks, cache, n_jobs, progress, desc="Table 2")
     return pd.DataFrame([{"dataset": task.parts["dataset"], "rep": task.parts["rep"], **row}
-                         for task, record in zip(tasks, records) for row in record["records"]])
+                         for task, record in zip(tasks, records, strict=True)
+                         for row in record["records"]])
 
 
 def _table2_record(dataset, train, test) -> dict:
@@ -252,11 +262,11 @@ def method_runs(datasets, settings: Settings, cache: ResultCache, n_jobs: int | 
                    key=lambda task: task.parts["rep"])
     records = run_grid(tasks, cache, n_jobs, progress, desc="methods")
     tables = {"outcomes": {(task.parts["dataset"], task.parts["rep"]): record["outcomes"]
-                           for task, record in zip(tasks, records)}}
+                           for task, record in zip(tasks, records, strict=True)}}
     for table in ("runs", "dimensions"):
         tables[table] = pd.DataFrame([
             {"dataset": task.parts["dataset"], "rep": task.parts["rep"], **row}
-            for task, record in zip(tasks, records) for row in record[table]])
+            for task, record in zip(tasks, records, strict=True) for row in record[table]])
     return tables
 
 
@@ -453,7 +463,7 @@ def metric_table(summary: pd.DataFrame, metric_names, datasets) -> pd.DataFrame:
     """The paper's layout: rows = dataset x metric, columns = methods, "mean ± std"."""
     chosen = summary[summary.metric.isin(metric_names) & summary.dataset.isin(datasets)]
     cells = chosen.assign(cell=[f"{m:.4f} ± {0 if np.isnan(s) else s:.4f}"
-                                for m, s in zip(chosen["mean"], chosen["std"])])
+                                for m, s in zip(chosen["mean"], chosen["std"], strict=True)])
     table = cells.pivot(index=["dataset", "metric"], columns="method", values="cell")
     return table.reindex(columns=[m for m in METHODS if m in table.columns])
 

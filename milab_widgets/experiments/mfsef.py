@@ -36,9 +36,9 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from milab_widgets.claims.rejudge import quick_run_claims
 from milab_widgets.claims import mfsef as mfsef_claims
 from milab_widgets.claims.mfsef import FIG4_DATASET, FIG4_MAX_FEATURES, PAPER_MFSEF_RANKS
+from milab_widgets.claims.rejudge import quick_run_claims
 from milab_widgets.evaluation.cache import ResultCache
 from milab_widgets.evaluation.grid import GridTask, ProgressOption, run_grid
 from milab_widgets.evaluation.ranking_stats import (
@@ -55,6 +55,15 @@ from milab_widgets.experiments.tables import (
 )
 from milab_widgets.multilabel import MFSEF, MFSLS, PMU, MDDMRanking, MLkNN, metrics
 from milab_widgets.multilabel.mlknn import decide
+
+__all__ = [
+    "Settings", "feature_count", "Results", "make_selector", "fit_selectors",
+    "evaluate_columns", "predict_columns", "run", "curve_instances", "stability_estimates",
+    "resampled_selections", "bootstrap_rows", "dataset_scores", "dataset_records",
+    "instance_values", "table_scores", "metric_table", "ranked_table", "rank_summary",
+    "ranks_by_size", "best_by_size", "stability_table", "paper_comparison", "curves",
+    "waterfall_samples", "waterfall_overview", "save_tables",
+]
 
 #: The paper's seven Yahoo sets, in its order ("Artificial" is Arts).
 TABLE_DATASETS = ("entertainment", "recreation", "arts", "reference", "health", "business",
@@ -249,8 +258,8 @@ def curve_instances(name, data, settings: Settings, cache: ResultCache,
              for method in settings.methods]
     records = run_grid(tasks, cache, n_jobs, progress, desc=f"{name}, Fig. 4 per instance")
     return concat_or_empty([_instance_table(name, method, instances).assign(n_features=count)
-                            for method, record in zip(settings.methods, records)
-                            for count, instances in zip(counts, record["instances"])],
+                            for method, record in zip(settings.methods, records, strict=True)
+                            for count, instances in zip(counts, record["instances"], strict=True)],
                            CURVE_INSTANCE_COLUMNS)
 
 
@@ -295,7 +304,8 @@ def resampled_selections(name, data, settings: Settings, cache: ResultCache,
                       partial(_resampled_record, train, method, count, settings))
              for method in settings.methods]
     records = run_grid(tasks, cache, n_jobs, progress, desc=f"{name}, stability resamples")
-    return {method: record["selected"] for method, record in zip(settings.methods, records)}
+    return {method: record["selected"]
+            for method, record in zip(settings.methods, records, strict=True)}
 
 
 def _resampled_record(train, method: str, count: int, settings: Settings) -> dict:
@@ -350,16 +360,17 @@ def dataset_records(name, data, settings: Settings, cache: ResultCache, counts=N
     original, *methods = run_grid(tasks, cache, n_jobs, progress, desc=f"selectors on {name}")
     instances = concat_or_empty(
         [_instance_table(name, method, record["instances"])
-         for method, record in zip(("Original", *settings.methods), (original, *methods))
+         for method, record in zip(("Original", *settings.methods), (original, *methods),
+                                   strict=True)
          if "instances" in record], INSTANCE_COLUMNS)
     rows = [{"dataset": name, "method": "Original", "n_features": data.n_features,
              **original["scores"][0]}]
     rows += [{"dataset": name, "method": method, "n_features": count, **scores}
-             for method, record in zip(settings.methods, methods)
-             for count, scores in zip(counts, record["scores"])]
+             for method, record in zip(settings.methods, methods, strict=True)
+             for count, scores in zip(counts, record["scores"], strict=True)]
     timings = pd.DataFrame([{"dataset": name, "method": method, "n_features": max(counts),
                              "seconds": record["seconds"]}
-                            for method, record in zip(settings.methods, methods)],
+                            for method, record in zip(settings.methods, methods, strict=True)],
                            columns=TIMING_COLUMNS)
     table_count = feature_count(settings.table_fraction, data.n_features)
     scores = pd.DataFrame(rows).melt(id_vars=["dataset", "method", "n_features"],
@@ -512,7 +523,7 @@ def stability_table(stability: pd.DataFrame) -> pd.DataFrame:
     interval), in the paper's order of data sets and methods."""
     cells = stability.assign(cell=[f"{value:.3f} [{low:.2f}, {high:.2f}]" for value, low, high
                                    in zip(stability.stability, stability.ci_low,
-                                          stability.ci_high)])
+                                          stability.ci_high, strict=True)])
     table = cells.pivot(index="dataset", columns="method", values="cell")
     return table.reindex(index=_in_paper_order(table.index),
                          columns=[m for m in SELECTORS if m in table.columns])

@@ -18,6 +18,8 @@ from milab_widgets.atomic import atomic_path, write_text_atomically
 from milab_widgets.data import load_dataset
 from milab_widgets.exceptions import DatasetUnavailableError
 
+__all__ = ["load_available", "concat_or_empty", "write_tables", "write_skipped"]
+
 
 def load_available(names: Iterable[str], unavailable: Mapping[str, str] | None = None
                    ) -> tuple[dict[str, Any], dict[str, str]]:

@@ -26,22 +26,22 @@ Protocol choices where the paper is silent (all in :class:`Settings`):
 
 from __future__ import annotations
 
+import time
 from collections.abc import Iterable
 from dataclasses import asdict, dataclass, field
 from functools import cached_property, partial
-import time
 from pathlib import Path
 
 import numpy as np
 import pandas as pd
 from threadpoolctl import threadpool_limits
 
+from milab_widgets.claims.rejudge import quick_run_claims
+from milab_widgets.claims.twoview import CATALOGUE, claims_and_cases
 from milab_widgets.data.image_bags import DIGIT_SUBSETS, digits_two_view
 from milab_widgets.data.synthetic_bags import synthetic_two_view_bags
 from milab_widgets.data.twoview_files import TwoViewBags, read_two_view_folder
 from milab_widgets.evaluation.cache import ResultCache
-from milab_widgets.claims.rejudge import quick_run_claims
-from milab_widgets.claims.twoview import CATALOGUE, claims_and_cases
 from milab_widgets.evaluation.clustering_scores import clustering_accuracy
 from milab_widgets.evaluation.grid import GridTask, run_grid
 from milab_widgets.exceptions import DataFormatError, InputError
@@ -50,6 +50,12 @@ from milab_widgets.mil.bamic import BAMIC
 from milab_widgets.mil.distances import bag_distances
 from milab_widgets.mil.kernels import bag_kernel_factors, bag_kernel_matrices
 from milab_widgets.mil.twoview import TwoViewMIClustering
+
+__all__ = [
+    "Settings", "Results", "run", "load_problem", "partial_labels", "ProblemCache",
+    "fit_method", "table_runs", "grid_runs", "convergence_runs", "grid_problem", "summarise",
+    "accuracy_table", "grid_means", "paper_comparison", "fit_time_runs", "save_tables",
+]
 
 TABLE_DATASETS = ("digits-a", "digits-b")
 #: What every TwoViewMIC verdict rests on, said under it (notebook and ``milab rejudge``).
@@ -292,7 +298,7 @@ def table_runs(data: TwoViewBags, settings: Settings, cache: ResultCache,
              for g, m, r in jobs]
     records = run_grid(tasks, cache, n_jobs, progress, desc=data.name)
     return pd.DataFrame([{"dataset": data.name, "generator": g, "method": m, "run": r, **record}
-                         for (g, m, r), record in zip(jobs, records)])
+                         for (g, m, r), record in zip(jobs, records, strict=True)])
 
 
 def _table_record(problem: ProblemCache, generator, method, run_seed, settings) -> dict:
@@ -321,7 +327,7 @@ def grid_runs(data: TwoViewBags, settings: Settings, cache: ResultCache,
     return pd.DataFrame([
         {"dataset": data.name, "generator": g, "kernel": k, "method": KERNEL_NAMES[k],
          "alpha": a, "beta": b, "run": r, "accuracy": accuracy}
-        for (g, k, a, b), record in zip(jobs, records)
+        for (g, k, a, b), record in zip(jobs, records, strict=True)
         for r, accuracy in enumerate(record["accuracies"])
     ])
 
@@ -398,7 +404,8 @@ def accuracy_table(summary: pd.DataFrame, dataset: str) -> pd.DataFrame:
     if chosen.empty:
         return pd.DataFrame()
     cells = chosen.assign(cell=[f"{100 * m:.1f} ± {100 * s:.1f}"
-                                for m, s in zip(chosen["mean"], chosen["std"].fillna(0))])
+                                for m, s in zip(chosen["mean"], chosen["std"].fillna(0),
+                                                strict=True)])
     table = cells.pivot(index="method", columns="generator", values="cell")
     average = chosen.groupby("method")["mean"].mean()
     table["Avg"] = [f"{100 * average[m]:.1f}" for m in table.index]
@@ -417,7 +424,7 @@ def paper_comparison(summary: pd.DataFrame, dataset: str = "digits-a") -> pd.Dat
     (NUS-WIDE1; different data, so only the sign and size are comparable)."""
     rows = []
     for generator, group in summary[summary.dataset == dataset].groupby("generator", sort=False):
-        accuracy = dict(zip(group.method, group["mean"]))
+        accuracy = dict(zip(group.method, group["mean"], strict=True))
         best = max(("Ker1", "Ker2"), key=accuracy.get)
         rival = max((m for m in accuracy if m not in ("Ker1", "Ker2")), key=accuracy.get)
         rows.append({"generator": generator, "our_best": best, "best_other": rival,

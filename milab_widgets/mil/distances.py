@@ -24,6 +24,8 @@ from milab_widgets.mil.validation import (
     check_same_features,
 )
 
+__all__ = ["bag_distances", "integrated_distance", "adapted_distance", "metric_distance"]
+
 #: Distances computed from instances by :func:`bag_distances`.
 BASE_KINDS = ("min", "max", "average")
 #: Every metric the classifiers accept, with the base matrices each one needs.
@@ -95,7 +97,7 @@ def bag_distances(X: BagDataset, Y: BagDataset | None = None, kinds=BASE_KINDS,
         Y = check_bags(Y, "Y")
         check_same_features(X, Y)
         matrices = hausdorff_matrices(X.instances, X.offsets, Y.instances, Y.offsets, dtype=dtype)
-    by_kind = dict(zip(BASE_KINDS, matrices))
+    by_kind = dict(zip(BASE_KINDS, matrices, strict=True))
     return {kind: by_kind[kind] for kind in kinds}
 
 

@@ -13,9 +13,9 @@ Numerical Recipes, 3rd ed., §10.2), optionally after a coarse grid.
 
 from __future__ import annotations
 
+import warnings
 from collections.abc import Callable
 from numbers import Integral, Real
-import warnings
 
 import numpy as np
 from sklearn.exceptions import ConvergenceWarning
@@ -25,6 +25,11 @@ from sklearn.utils._param_validation import Interval, validate_params
 from milab_widgets.core.nca import nca_objective_mixed
 from milab_widgets.exceptions import InputError
 from milab_widgets.mil.validation import check_class_labels, check_distance_matrix
+
+__all__ = [
+    "nca_objective", "nca_alpha_objective", "golden_section_maximize", "tune_alpha_nca",
+    "nca_alpha_curve",
+]
 
 #: (sqrt(5) - 1) / 2: the fraction of the bracket kept at each golden-section step.
 GOLDEN = (np.sqrt(5.0) - 1.0) / 2.0

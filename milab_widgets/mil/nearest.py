@@ -52,6 +52,12 @@ from milab_widgets.exceptions import InputError
 from milab_widgets.mil.distances import BASE_KINDS, bag_distances
 from milab_widgets.mil.validation import check_positive_int, check_same_features
 
+__all__ = [
+    "nearest_bags", "nearest_in_blocks", "map_distance_blocks", "as_bag_dataset",
+    "check_n_neighbors", "check_block_size", "default_block_size", "working_memory_bytes",
+    "matrices_fit",
+]
+
 #: Bytes one bag pair of a block costs at most: the three float64 matrices the Hausdorff
 #: kernel returns, the metric's own matrix and one contiguous copy (5 x 8 bytes).
 PAIR_BYTES = 40

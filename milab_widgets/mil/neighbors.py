@@ -41,6 +41,8 @@ from milab_widgets.mil.validation import (
     check_same_features,
 )
 
+__all__ = ["BagKNN", "CitationKNN", "make_bag_classifier"]
+
 METRICS = (*METRIC_INPUTS, "precomputed")
 
 #: C = R + 2: Citation-KNN's citers beyond its references when ``citers=None`` (Wang &

@@ -153,8 +153,8 @@ def objective(kernels: Sequence[np.ndarray], Ws: Sequence[np.ndarray], H: np.nda
               alpha: float, beta: float, labels: LabelStructure) -> float:
     """O(W^1..W^V, H) of the paper's eq. 9 (module docstring), for m x m kernel matrices."""
     operators = [KernelOperator(np.asarray(K)) for K in kernels]
-    return _objective_from_products(operators, [K @ W for K, W in zip(operators, Ws)], Ws, H,
-                                    alpha, beta, labels)
+    products = [K @ W for K, W in zip(operators, Ws, strict=True)]
+    return _objective_from_products(operators, products, Ws, H, alpha, beta, labels)
 
 
 def objective_gradient(kernels, Ws, H, alpha: float, beta: float, labels: LabelStructure):
@@ -163,9 +163,10 @@ def objective_gradient(kernels, Ws, H, alpha: float, beta: float, labels: LabelS
     dO/dW^v = 2 (N^v_+ - N^v_-) and dO/dH = 2 (A + 2 B - Y) (module docstring); at a zero
     row or column the l2,1 term uses the floored norm.
     """
-    KWs = [K @ W for K, W in zip(kernels, Ws)]
+    KWs = [K @ W for K, W in zip(kernels, Ws, strict=True)]
     HtH = H.T @ H
-    d_Ws = [2 * (_w_denominator(KW, W, HtH, alpha) - K @ H) for K, KW, W in zip(kernels, KWs, Ws)]
+    d_Ws = [2 * (_w_denominator(KW, W, HtH, alpha) - K @ H)
+            for K, KW, W in zip(kernels, KWs, Ws, strict=True)]
     Y, A, B = _h_terms(KWs, Ws, H, alpha, beta, labels)
     return d_Ws, 2 * (A + 2 * B - Y)
 
@@ -174,7 +175,7 @@ def _objective_from_products(kernels, KWs, Ws, H, alpha, beta, labels) -> float:
     """O from the products K^v W^v the updates already hold (no extra kernel product)."""
     HtH = H.T @ H
     reconstruction = sum(K.trace - 2 * np.sum(KW * H) + np.sum((W.T @ KW) * HtH)
-                         for K, KW, W in zip(kernels, KWs, Ws))
+                         for K, KW, W in zip(kernels, KWs, Ws, strict=True))
     sparsity = sum(np.linalg.norm(W, axis=0).sum() for W in Ws) + np.linalg.norm(H, axis=1).sum()
     return float(reconstruction + alpha * sparsity + beta * labels.penalty(H))
 
@@ -188,7 +189,7 @@ def _h_terms(KWs, Ws, H, alpha, beta, labels) -> tuple[np.ndarray, np.ndarray, n
     """(Y, A, B) of the H update."""
     Y = sum(KWs) + 2 * beta * labels.similarity_product(H)
     row_norms = np.maximum(np.linalg.norm(H, axis=1, keepdims=True), NORM_FLOOR)
-    A = H @ sum(W.T @ KW for W, KW in zip(Ws, KWs)) + alpha * H / (2 * row_norms)
+    A = H @ sum(W.T @ KW for W, KW in zip(Ws, KWs, strict=True)) + alpha * H / (2 * row_norms)
     B = beta * labels.gram_product(H)
     return Y, A, B
 
@@ -348,7 +349,7 @@ class TwoViewMIClustering(ClusterMixin, BaseEstimator):
         """Alternate the W^v and H updates, recording O, until ``tol`` or ``max_iter``."""
         alpha, beta = float(self.alpha), float(self.beta)
         KHs = [K @ H for K in kernels]
-        KWs = [K @ W for K, W in zip(kernels, Ws)]
+        KWs = [K @ W for K, W in zip(kernels, Ws, strict=True)]
         history = [_objective_from_products(kernels, KWs, Ws, H, alpha, beta, labels)]
         for n_iter in range(1, self.max_iter + 1):
             HtH = H.T @ H

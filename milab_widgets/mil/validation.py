@@ -11,6 +11,12 @@ from milab_widgets.data.arrays import check_bounded, holds_text
 from milab_widgets.data.bags import BagDataset
 from milab_widgets.exceptions import InputError
 
+__all__ = [
+    "check_bags", "check_same_features", "check_fitted_features", "check_binary_labels",
+    "check_class_labels", "check_distance_matrix", "check_precomputed", "check_choice",
+    "check_positive_int",
+]
+
 
 def check_bags(bags, name: str = "bags") -> BagDataset:
     """Return ``bags`` if it is a BagDataset whose instances are still finite and bounded

@@ -370,7 +370,8 @@ def distinct_rows(X) -> tuple:
         keys: dict = {}
         inverse = np.array([keys.setdefault((X.indices[a:b].tobytes(), X.data[a:b].tobytes()),
                                             len(keys))
-                            for a, b in zip(X.indptr[:-1], X.indptr[1:])], dtype=np.int64)
+                            for a, b in zip(X.indptr[:-1], X.indptr[1:], strict=True)],
+                           dtype=np.int64)
     else:
         inverse = np.unique(X, axis=0, return_inverse=True)[1].ravel()
     groups, first, inverse = np.unique(inverse, return_index=True, return_inverse=True)

@@ -85,7 +85,7 @@ class _SubspaceSelector(FeatureSelector):
         experts = self.experts_[:n_features]
         sizes = [len(part) for part in self.subspaces_]
         counts = sampling_counts(n_features - len(experts), self.ratios_, sizes)
-        picks = [part[:count] for part, count in zip(self.subspaces_, counts)]
+        picks = [part[:count] for part, count in zip(self.subspaces_, counts, strict=True)]
         return np.concatenate([experts, *picks]).astype(np.int64)
 
     def _conditioned_scores(self, codes, states, labels, rest) -> np.ndarray:

@@ -88,7 +88,7 @@ def no_information(X, Y) -> str:
     if scipy.sparse.issparse(X):
         identical = (X.max(axis=0) != X.min(axis=0)).nnz == 0
     else:
-        identical = bool((X == X[0]).all())
+        identical = bool((X[0] == X).all())
     if identical:
         return "every row of X is the same point"
     if len(constant_label_indices(Y)) == Y.shape[1]:

@@ -127,7 +127,7 @@ def selected_spheres(weights, gamma_l1: float, lam: float) -> np.ndarray:
 def check_distinct_rows(X: np.ndarray) -> None:
     """Refuse a training set whose rows are all the same point: every bootstrap SVDD is then
     that point (radius 0, every distance 0), nothing tells them apart, every weight is 0."""
-    if (X == X[0]).all():
+    if (X[0] == X).all():
         raise InputError("every row of X is the same point, so all bootstrap SVDDs are "
                          "identical (radius 0) and CDVSE has nothing to weight; pass at least "
                          "two distinct samples.")

@@ -584,7 +584,7 @@ def dataset_choices(table, preferred: Sequence[str] = ()) -> tuple[list[tuple[st
     add; and the default: the first available of ``preferred``, else the first available,
     else the first dataset."""
     options = [(name if available else f"{name} (missing)", name)
-               for name, available in zip(table["name"], table["available"])]
+               for name, available in zip(table["name"], table["available"], strict=True)]
     available = list(table.loc[table["available"], "name"])
     default = next((name for name in preferred if name in available), None)
     return options, default or (available[0] if available else table["name"].iloc[0])

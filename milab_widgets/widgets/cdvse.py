@@ -301,7 +301,8 @@ def parameter_display(table: pd.DataFrame) -> pd.DataFrame:
     """Table 2 as the panel shows it: titled columns, no row index, the kept SVDDs as one
     "mean ± std" cell, and numbers as written (10, 0.05: no trailing zeros)."""
     shown = table.assign(kept=[f"{mean:.1f} ± {std:.1f}" if std == std else f"{mean:.1f}"
-                               for mean, std in zip(table["kept_mean"], table["kept_std"])])
+                               for mean, std in zip(table["kept_mean"], table["kept_std"],
+                                                    strict=True)])
     shown = shown[[name for name in PARAMETER_TITLES if name in shown]]
     numbers = shown.select_dtypes("number").columns
     shown = shown.astype({name: object for name in numbers})

@@ -125,7 +125,7 @@ def typed_sliders(root) -> None:
     children = list(getattr(root, "children", ()))
     rows = [with_entry(child) if isinstance(child, TYPED_SLIDERS) else child
             for child in children]
-    if any(row is not child for row, child in zip(rows, children)):
+    if any(row is not child for row, child in zip(rows, children, strict=True)):
         root.children = rows
     for row in rows:
         if not isinstance(row, _SliderRow):

@@ -237,7 +237,7 @@ class IntHPanel(AsCode, Panel):
             self._clear_results()
             self.bag.options = [
                 (f"{bag_id} ({'positive' if label == 1 else 'negative'})", index)
-                for index, (bag_id, label) in enumerate(zip(bags.bag_ids, bags.labels))
+                for index, (bag_id, label) in enumerate(zip(bags.bag_ids, bags.labels, strict=True))
             ]
             self.bag.value = 0
 

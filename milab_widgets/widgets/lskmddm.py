@@ -175,7 +175,8 @@ class LSkMDDMPanel(AsCode, Panel):
             train, test = held_out_partition(len(data), self.n_train, HELD_OUT, SPLIT_SEED)
             self._data = (*split_labels(data, train, test), data)
             kept = varying_labels(data.Y[train])
-            self._label_names = [name for name, keep in zip(data.label_names, kept) if keep]
+            self._label_names = [name for name, keep in zip(data.label_names, kept, strict=True)
+                                 if keep]
             self.label.options = [(name, j) for j, name in enumerate(self._label_names)]
             self.label.value = 0
             self._set_dimension(embedding_dimension(self._data[1]), switched)

@@ -4,6 +4,7 @@ passed through to a result."""
 import numpy as np
 import pytest
 
+from milab_widgets.data import BagDataset
 from milab_widgets.exceptions import InputError
 from milab_widgets.mil import (
     BagKNN,
@@ -15,7 +16,6 @@ from milab_widgets.mil import (
     nca_objective,
     tune_alpha_nca,
 )
-from milab_widgets.data import BagDataset
 from tests.bad_input.cases import bags, fit_data, is_bag_estimator, make, public_estimators
 
 GOOD = np.array([[0.0, 1.0, 2.0], [1.0, 0.0, 1.5], [2.0, 1.5, 0.0]])

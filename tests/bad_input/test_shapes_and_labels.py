@@ -88,7 +88,7 @@ def test_adaboost_refuses_labels_without_a_normal_row():
     (lambda X: X, r"gamma 2, not 1"),
 ], ids=["other-features", "other-rows", "other-gamma"])
 def test_cdvse_refuses_spheres_fitted_on_other_data(other, match):
-    from milab_widgets.oneclass import BaggingSVDD, CDVSESVDD
+    from milab_widgets.oneclass import CDVSESVDD, BaggingSVDD
     X = np.random.default_rng(0).normal(size=(30, 2))
     gamma = 2.0 if "gamma" in match else 1.0
     spheres = BaggingSVDD(5, gamma=gamma, random_state=0).fit(other(X)).spheres_
@@ -97,7 +97,7 @@ def test_cdvse_refuses_spheres_fitted_on_other_data(other, match):
 
 
 def test_cdvse_with_its_own_bagging_spheres_equals_fitting_them():
-    from milab_widgets.oneclass import BaggingSVDD, CDVSESVDD
+    from milab_widgets.oneclass import CDVSESVDD, BaggingSVDD
     X = np.random.default_rng(0).normal(size=(30, 2))
     spheres = BaggingSVDD(5, random_state=0).fit(X).spheres_
     shared = CDVSESVDD(5, random_state=0).fit(X, spheres=spheres)
@@ -108,6 +108,7 @@ def test_cdvse_with_its_own_bagging_spheres_equals_fitting_them():
 # -- DataFrame bags: column names kept, reordered columns refused as for the array estimators
 def _frame_bags(columns):
     import pandas as pd
+
     from tests.bad_input.cases import bags
     data = bags()
     frames = [pd.DataFrame(bag, columns=["a", "b"])[columns] for bag in data]

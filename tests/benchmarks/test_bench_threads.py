@@ -5,6 +5,7 @@ from __future__ import annotations
 import contextlib
 import importlib
 from collections import Counter
+from itertools import pairwise
 from pathlib import Path
 
 BENCHMARKS = Path(__file__).parents[2] / "benchmarks"
@@ -27,7 +28,7 @@ def test_each_setting_follows_the_peer_equally_often(monkeypatch):
 
     monkeypatch.setattr(bench_threads, "setting", record)
     bench_threads.time_settings(lambda: 0, rounds=6, extra={"peer": peer})
-    after_peer = Counter(following for previous, following in zip(runs, runs[1:])
+    after_peer = Counter(following for previous, following in pairwise(runs)
                          if previous == "peer")
     assert after_peer == {"default": 3, "one thread": 3}
     assert Counter(runs) == {"default": 7, "one thread": 7, "peer": 7}  # warm-up + 6

@@ -73,11 +73,11 @@ def test_the_busy_process_dies_with_a_benchmark_stopped_by_sigterm(tmp_path):
     """SIGTERM runs no finally: the spinner must still end with its benchmark (one left
     spinning loaded every later measurement on the machine)."""
     pid_file = tmp_path / "spinner.pid"
-    script = ("import sys, time; sys.path.insert(0, {root!r}); from benchmarks import timing\n"
+    root = str(Path(__file__).parents[2])
+    script = (f"import sys, time; sys.path.insert(0, {root!r}); from benchmarks import timing\n"
               "with timing.busy_process():\n"
               "    import psutil; child, = psutil.Process().children()\n"
-              "    open({pid!r}, 'w').write(str(child.pid)); time.sleep(60)\n").format(
-        root=str(Path(__file__).parents[2]), pid=str(pid_file))
+              f"    open({str(pid_file)!r}, 'w').write(str(child.pid)); time.sleep(60)\n")
     benchmark = subprocess.Popen([sys.executable, "-c", script])
     deadline = time.monotonic() + 30
     while not (pid_file.exists() and pid_file.read_text()) and time.monotonic() < deadline:

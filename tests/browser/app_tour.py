@@ -41,7 +41,6 @@ from pathlib import Path
 from milab_widgets.widgets.as_code import DOWNLOAD_CLASS
 from milab_widgets.widgets.revive import NOTE_CLASS
 from tests.browser import lab_tour
-from tests.browser.copying import CLIPBOARD_PERMISSIONS, READ_CLIPBOARD_JS, click_copy, shown_code
 from tests.browser.check_jupyterlab import (
     CHROMIUM,
     CHROMIUM_ARGS,
@@ -52,6 +51,7 @@ from tests.browser.check_jupyterlab import (
     free_port,
     grow_viewport,
 )
+from tests.browser.copying import CLIPBOARD_PERMISSIONS, READ_CLIPBOARD_JS, click_copy, shown_code
 
 #: Requests Voilà's page makes outside 127.0.0.1 that may fail (see the module docstring).
 ALLOWED_BLOCKED = ("https://cdn.jsdelivr.net/npm/@fortawesome/fontawesome-free@",)

@@ -38,6 +38,7 @@ download: Playwright drives /usr/bin/chromium).
 from __future__ import annotations
 
 import argparse
+import contextlib
 import importlib.util
 import json
 import os
@@ -413,12 +414,10 @@ def reload_without_kernel(page, url: str, static_charts: int, shot: Path,
     page.route("**/api/sessions**", lambda route: route.abort())
     page.goto(url)
     page.wait_for_selector(SHOWN_CELL, timeout=timeout_ms)
-    try:
+    with contextlib.suppress(Exception):  # reported below from the state
         page.wait_for_function(f"() => {{ const s = ({RELOADED_JS})(); "
                                f"return s && s.static >= {static_charts}; }}",
                                timeout=min(timeout_ms, 60_000), polling=250)
-    except Exception:  # noqa: BLE001 -- reported below from the state
-        pass
     dismiss_kernel_dialogs(page)
     state = page.evaluate(RELOADED_JS) or {"static": 0, "reprs": 0, "notes": 0}
     screenshot_notebook(page, shot.with_name(f"{shot.stem}-no-kernel.png"))

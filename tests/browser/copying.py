@@ -4,6 +4,8 @@ answer line: milab_widgets/widgets/clipboard.py."""
 
 from __future__ import annotations
 
+import contextlib
+
 from milab_widgets.widgets.as_code import CODE_CLASS
 
 #: The text area showing the panel's code.
@@ -34,10 +36,8 @@ def shown_code(scope, expected: str, timeout_ms: float) -> str:
     from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
     area = scope.locator(CODE_AREA)
-    try:
+    with contextlib.suppress(PlaywrightTimeout):
         area.page.wait_for_function("([area, text]) => area.value === text",
                                     arg=[area.element_handle(timeout=timeout_ms), expected],
                                     timeout=timeout_ms)
-    except PlaywrightTimeout:
-        pass
     return area.input_value()

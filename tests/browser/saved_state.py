@@ -53,6 +53,7 @@ jupyterlab/jupyterlab#15361. docs/lab.md says so.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import re
 import sys
@@ -64,17 +65,6 @@ from urllib.parse import quote
 import nbformat
 
 from milab_widgets.widgets.revive import revive_note
-from tests.browser.copying import ANSWER
-from tests.browser.lab_tour import (
-    STEPS,
-    choose_option,
-    click_button,
-    click_mark,
-    in_turn,
-    missing_data_problems,
-    open_tab,
-    unavailable,
-)
 from tests.browser.check_jupyterlab import (
     BAD_OUTPUT_TEXT,
     CHROMIUM,
@@ -94,6 +84,17 @@ from tests.browser.check_jupyterlab import (
     screenshot_notebook,
     state_problems,
     wait_until_done,
+)
+from tests.browser.copying import ANSWER
+from tests.browser.lab_tour import (
+    STEPS,
+    choose_option,
+    click_button,
+    click_mark,
+    in_turn,
+    missing_data_problems,
+    open_tab,
+    unavailable,
 )
 
 WIDGET_MANAGER = "@jupyter-widgets/jupyterlab-manager/plugin"
@@ -115,7 +116,7 @@ MAX_SAVED_BYTES = 5_000_000
 AFTER_RUN = Expect(charts=2, widgets=10, widget_charts=2)
 
 #: The notebook's state in the page (``ROOT``: the element holding the notebook's cells).
-NOTEBOOK_STATE_JS = """() => {
+NOTEBOOK_STATE_JS = r"""() => {
   const nb = document.querySelector('ROOT');
   if (!nb) return null;
   const drawn = el => { const r = el.getBoundingClientRect(); return r.width > 0 && r.height > 0; };
@@ -419,12 +420,10 @@ def open_exported(browser, page_file: Path, shot: Path) -> tuple[dict | None, li
 def wait_reopened(page, condition_js: str, timeout_ms: float) -> dict | None:
     """The notebook's state once its kernel is idle and ``condition_js`` holds (or at the
     timeout)."""
-    try:
+    with contextlib.suppress(Exception):  # the caller reports from the state
         page.wait_for_function(
             f"() => {{ const s = ({REOPENED_JS})(); return s && s.kernel === 'idle' "
             f"&& ({condition_js}); }}", timeout=min(timeout_ms, 120_000), polling=250)
-    except Exception:  # noqa: BLE001 -- the caller reports from the state
-        pass
     return page.evaluate(REOPENED_JS)
 
 
@@ -468,12 +467,10 @@ def reopen_without_kernel(browser, url: str, shot: Path, timeout_ms: float,
     page.route("**/api/sessions**", lambda route: route.abort())
     page.goto(url)
     page.wait_for_selector(SHOWN_CELL, timeout=timeout_ms)
-    try:
+    with contextlib.suppress(Exception):  # the caller reports from the state
         page.wait_for_function(f"() => {{ const s = ({REOPENED_JS})(); return s && "
                                f"s.snapshots.length > 0 && s.snapshots[0].images > 0; }}",
                                timeout=min(timeout_ms, 60_000), polling=250)
-    except Exception:  # noqa: BLE001 -- the caller reports from the state
-        pass
     for _ in range(4):  # JupyterLab asks again for a kernel after each failed attempt
         dismiss_kernel_dialogs(page)
     state = page.evaluate(REOPENED_JS)

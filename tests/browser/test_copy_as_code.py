@@ -23,8 +23,13 @@ import nbformat
 import pytest
 
 from tests.browser.check_jupyterlab import Expect, check_notebook
-from tests.browser.copying import (CLIPBOARD_PERMISSIONS, CODE_AREA, READ_CLIPBOARD_JS, click_copy,
-                                   shown_code)
+from tests.browser.copying import (
+    CLIPBOARD_PERMISSIONS,
+    CODE_AREA,
+    READ_CLIPBOARD_JS,
+    click_copy,
+    shown_code,
+)
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow, pytest.mark.usefixtures("require_browser")]
 

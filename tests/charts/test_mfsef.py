@@ -36,7 +36,8 @@ def test_cd_diagram_shows_the_cd_and_one_bar_per_clique():
 
 
 def test_cd_diagrams_draw_every_metric():
-    summary = pd.concat([summary_for(dict(zip(mfsef.METHODS, np.arange(1.0, 7.0))), metric)
+    ranks = dict(zip(mfsef.METHODS, np.arange(1.0, 7.0), strict=True))
+    summary = pd.concat([summary_for(ranks, metric)
                          for metric in mfsef.TABLE_METRICS])
     spec = charts.cd_diagrams(summary).to_dict()
     titles = [panel["title"] for row in spec["vconcat"] for panel in row["hconcat"]]

@@ -7,7 +7,6 @@ from scipy import stats
 
 from milab_widgets.claims import CATALOGUE_COLUMNS, SCOPES
 from milab_widgets.claims import lskmddm as claims_lskmddm
-from milab_widgets.evaluation.cache import ResultCache
 from milab_widgets.experiments import lskmddm
 from milab_widgets.experiments.lskmddm import METHODS, Settings
 
@@ -121,7 +120,7 @@ def test_an_every_case_claim_lost_on_one_set_is_partly_reproduced_and_contradict
 def test_an_average_claim_is_wilcoxon_over_the_per_set_effects():
     lifts = {name: lift for name, lift in zip(
         ("arts", "business", "computers", "education", "health", "recreation"),
-        (0.01, 0.02, 0.015, 0.03, -0.005, 0.025))}
+        (0.01, 0.02, 0.015, 0.03, -0.005, 0.025), strict=True)}
     table, cases = claims_of(lifted_runs(lifts))
     row = table.loc["regularisation-helps-microF1"]
     effects = cases[cases.claim == "regularisation-helps-microF1"].effect.to_numpy()
@@ -343,7 +342,7 @@ def test_exponents_and_growth_rows_rest_on_one_basis_the_papers_range():
 def test_the_orthogonality_claim_is_olskmddm_against_lskmddm_per_metric():
     rng = np.random.default_rng(2)
     lifts = dict(zip(("arts", "business", "computers", "education", "health", "science"),
-                     (0.02, 0.03, 0.01, 0.025, 0.015, 0.02)))
+                     (0.02, 0.03, 0.01, 0.025, 0.015, 0.02), strict=True))
     runs = pd.DataFrame([
         {"dataset": dataset, "rep": rep, "method": method,
          **{m: 0.5 + (lift if method == "OLSkMDDM" and m == "macroAUC" else 0.0)

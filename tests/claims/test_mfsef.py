@@ -228,7 +228,7 @@ def stability_of(values: dict, resamples=30):
     return pd.DataFrame([{"dataset": dataset, "method": method, "stability": value,
                           "resamples": resamples}
                          for method, row in values.items()
-                         for dataset, value in zip(DATASETS, row)])
+                         for dataset, value in zip(DATASETS, row, strict=True)])
 
 
 def stable_row(stability):
@@ -299,7 +299,7 @@ def test_a_small_real_run_gives_every_catalogue_claim_one_row(require_dataset, t
     cache = ResultCache(tmp_path)
     records = [mfsef.dataset_records(name, data, settings, cache) for name, data in
                parts.items()]
-    scores, timings, instances = (pd.concat(tables) for tables in zip(*records))
+    scores, timings, instances = (pd.concat(tables) for tables in zip(*records, strict=True))
     stability = pd.concat([mfsef.stability_estimates(name, data, settings, cache)
                            for name, data in parts.items()])
     results = mfsef.Results(settings, scores, timings, {}, instances,

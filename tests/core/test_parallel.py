@@ -415,7 +415,7 @@ def test_the_dense_linear_algebra_of_every_estimator_runs_on_the_free_cores(monk
     from milab_widgets.mil import BAMIC, MinimaxKernel, TwoViewMIClustering
     from milab_widgets.multilabel import KernelMDDM
     from milab_widgets.multilabel.kcca import LeastSquaresKCCA
-    from milab_widgets.oneclass import SVDD, CDVSESVDD
+    from milab_widgets.oneclass import CDVSESVDD, SVDD
 
     seen = {}
     original_limited_to = parallel.blas_limited_to

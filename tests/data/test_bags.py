@@ -31,7 +31,7 @@ def test_from_bags_stores_one_matrix_and_offsets(bags):
 
 def test_round_trip_through_bag_list(bags):
     rebuilt = BagDataset.from_bags(list(bags), labels=bags.labels)
-    for original, bag in zip(BAGS, rebuilt):
+    for original, bag in zip(BAGS, rebuilt, strict=True):
         np.testing.assert_array_equal(bag, original)
     np.testing.assert_array_equal(rebuilt.offsets, bags.offsets)
 
@@ -56,7 +56,7 @@ def test_selection_gives_a_new_dataset_in_that_order(bags, index, expected):
     assert isinstance(subset, BagDataset)
     assert subset.bag_ids.tolist() == expected
     assert subset.labels.tolist() == [[1, 0, 1][i] for i in expected]
-    for bag, i in zip(subset, expected):
+    for bag, i in zip(subset, expected, strict=True):
         np.testing.assert_array_equal(bag, BAGS[i])
 
 

@@ -84,13 +84,13 @@ def test_sift_descriptors_follow_the_definition(images):
 
 def test_kmeans_segments_partition_each_image(images):
     bags = kmeans_segment_bags(images)
-    for image, bag in zip(images, bags):
+    for image, bag in zip(images, bags, strict=True):
         assert 1 <= len(bag) <= 4 and bag.shape[1] == 5
         assert bag[:, 4].sum() == pytest.approx(1.0)            # pixel shares
         assert (bag[:, 4] * bag[:, 0]).sum() == pytest.approx(image.mean())  # weighted means
-        assert ((0 <= bag[:, 2:4]) & (bag[:, 2:4] <= 1)).all()
+        assert ((bag[:, 2:4] >= 0) & (bag[:, 2:4] <= 1)).all()
     again = kmeans_segment_bags(images)
-    assert all(np.array_equal(a, b) for a, b in zip(bags, again))
+    assert all(np.array_equal(a, b) for a, b in zip(bags, again, strict=True))
 
 
 def test_digits_two_view_is_sklearns_digits_as_bags():

@@ -68,7 +68,7 @@ def test_real_musk1_matches_a_groupby_of_the_raw_file(require_dataset):
     raw = pd.read_csv(locate(get_spec("musk1"))[0], header=None)
     groups = raw.groupby(1, sort=False)
     assert musk1.bag_ids.tolist() == list(groups.groups)
-    for bag_id, bag, label in zip(musk1.bag_ids, musk1, musk1.labels):
+    for bag_id, bag, label in zip(musk1.bag_ids, musk1, musk1.labels, strict=True):
         rows = groups.get_group(bag_id)
         np.testing.assert_array_equal(bag, rows.iloc[:, 2:].to_numpy(float))
         assert set(rows[0]) == {label}
@@ -154,9 +154,9 @@ def test_elephant_mat_in_fte_zip_equals_elephant_csv(require_dataset):
     from_mat = load_prtools_zip_member(locate(get_spec("fox")), "elephant", member="elephant.mat")
     from_csv = load_dataset("elephant")
     by_id = {bag_id: (bag, label) for bag_id, bag, label in
-             zip(from_csv.bag_ids, from_csv, from_csv.labels)}
+             zip(from_csv.bag_ids, from_csv, from_csv.labels, strict=True)}
     assert sorted(by_id) == sorted(from_mat.bag_ids.tolist())
-    for bag_id, bag, label in zip(from_mat.bag_ids, from_mat, from_mat.labels):
+    for bag_id, bag, label in zip(from_mat.bag_ids, from_mat, from_mat.labels, strict=True):
         np.testing.assert_array_equal(bag, by_id[bag_id][0])
         assert label == by_id[bag_id][1]
     # Stronger than the bag-order-free check: the two files are in the same order too.

@@ -12,8 +12,7 @@ import numpy as np
 import platformdirs
 import pytest
 
-from milab_widgets.data import data_home, dataset_info, list_datasets, load_dataset
-from milab_widgets.data import home
+from milab_widgets.data import data_home, dataset_info, home, list_datasets, load_dataset
 from milab_widgets.data.home import locate, sha256_of, where
 from milab_widgets.data.registry import REGISTRY, PackageSource, dataset_names, get_spec
 from milab_widgets.exceptions import (

@@ -175,7 +175,7 @@ def _brute_force_signed_rank_interval(e, alpha):
     """The set of shifts m that the exact two-sided signed-rank test at level alpha does not
     reject, by enumerating every sign pattern for the null distribution."""
     n = len(e)
-    sums = [sum(r for r, s in zip(range(1, n + 1), signs) if s)
+    sums = [sum(r for r, s in zip(range(1, n + 1), signs, strict=True) if s)
             for signs in itertools.product([0, 1], repeat=n)]
     cdf = lambda t: np.mean(np.array(sums) <= t)  # noqa: E731
     k = max([c for c in range(1, n * (n + 1) // 2 + 1) if cdf(c - 1) <= alpha / 2], default=0)

@@ -15,8 +15,9 @@ def brute_accuracy(y_true, y_pred):
     slots = clusters + [None] * max(0, len(classes) - len(clusters))
     best = 0
     for perm in permutations(slots, len(classes)):
-        mapping = {cluster: cls for cls, cluster in zip(classes, perm) if cluster is not None}
-        best = max(best, sum(mapping.get(p) == t for t, p in zip(y_true, y_pred)))
+        mapping = {cluster: cls for cls, cluster in zip(classes, perm, strict=True)
+                   if cluster is not None}
+        best = max(best, sum(mapping.get(p) == t for t, p in zip(y_true, y_pred, strict=True)))
     return best / len(y_true)
 
 

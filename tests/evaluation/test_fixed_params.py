@@ -10,7 +10,6 @@ from milab_widgets.exceptions import InputError
 from milab_widgets.mil import BagKNN, CitationKNN
 
 
-
 def test_fold_accuracies_equal_a_hand_loop(problem):
     matrices, y = problem
     splits = stratified_splits(y, 3, seed=2)

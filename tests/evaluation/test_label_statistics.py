@@ -34,7 +34,7 @@ def brute_statistics(Y, inside):
 def assert_matches_brute(stats, Y, inside):
     assert list(stats.columns) == ["rows inside", "share inside", "share of all rows", "lift"]
     for j, expected in enumerate(brute_statistics(Y, inside)):
-        for column, value in zip(stats.columns, expected):
+        for column, value in zip(stats.columns, expected, strict=True):
             cell = stats[column].iloc[j]
             if value is None:
                 assert cell is pd.NA, (column, j, cell)

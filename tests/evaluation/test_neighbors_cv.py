@@ -20,7 +20,6 @@ from milab_widgets.mil.distances import metric_distance
 from tests.mil.test_neighbors import brute_force_citation_knn, brute_force_knn
 
 
-
 def test_splits_are_stratified_partitions(problem):
     _, y = problem
     splits = stratified_splits(y, 4, seed=0)
@@ -64,7 +63,7 @@ def test_nested_cv_selects_on_inner_folds_only(problem):
     folds = nested_cv("knn", "min", source, y, outer_folds=4, inner_folds=3, k_grid=(1, 3), seed=2)
     assert list(folds.fold) == [0, 1, 2, 3]
     assert folds.accuracy.between(0, 1).all() and folds.k.isin([1, 3]).all()
-    for (train, test), passed in zip(stratified_splits(y, 4, 2), seen):
+    for (train, _test), passed in zip(stratified_splits(y, 4, 2), seen, strict=True):
         np.testing.assert_array_equal(passed, np.sort(train))  # never the test fold
 
 

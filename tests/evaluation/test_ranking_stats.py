@@ -3,8 +3,8 @@
 import numpy as np
 import pandas as pd
 import pytest
-from sklearn.utils._param_validation import InvalidParameterError
 from scipy import stats
+from sklearn.utils._param_validation import InvalidParameterError
 
 from milab_widgets.evaluation import friedman_test, nemenyi_cd
 from milab_widgets.evaluation.ranking_stats import nemenyi_q, rank_methods

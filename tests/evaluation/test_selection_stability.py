@@ -25,7 +25,7 @@ def pairwise_variance(subsets: list[set], d: int) -> float:
     share = sizes.mean() / d
     phi = pairwise_stability(subsets, d)
     terms = []
-    for a, k in zip(subsets, sizes):
+    for a, k in zip(subsets, sizes, strict=True):
         agreement = np.mean([1 - len(a ^ b) / d for b in subsets])
         expected = (1 - phi) * (share * k / d + (1 - share) * (1 - k / d))
         terms.append((agreement - expected) / (2 * share * (1 - share)))

@@ -35,7 +35,7 @@ from milab_widgets.experiments.cdvse_mechanisms import (
     members_record,
     sensitivity_record,
 )
-from milab_widgets.oneclass import SVDD, BaggingSVDD, CDVSESVDD
+from milab_widgets.oneclass import CDVSESVDD, SVDD, BaggingSVDD
 
 
 def test_split_takes_70_percent_of_normals_and_half_a_percent_of_outliers():
@@ -137,7 +137,7 @@ def test_synthetic_columns_match_the_experiment():
     columns = (cdvse.SYNTHETIC_COLUMNS, cdvse.BOUNDARY_COLUMNS, cdvse.POINT_COLUMNS,
                COMPACTNESS_COLUMNS)
     assert len(tables) == len(columns)
-    for table, expected in zip(tables, columns):
+    for table, expected in zip(tables, columns, strict=True):
         assert list(table.columns) == list(expected)
 
 
@@ -378,7 +378,7 @@ def test_members_record_against_models_fitted_directly():
     distances, inside = spheres.distances(X_test), spheres.inside(X_test)
     ablated = CDVSESVDD(8, C=C, gamma=zeta, sigma=sigma, lam=0.0, max_iter=settings.max_iter,
                         random_state=seed).fit(X_train)
-    for row, model in zip(record["diversity"], (models["cdvse"], ablated)):
+    for row, model in zip(record["diversity"], (models["cdvse"], ablated), strict=True):
         kept = model.selected_
         pairs = [np.mean(inside[:, i] != inside[:, j]) for a, i in enumerate(kept)
                  for j in kept[a + 1:]]

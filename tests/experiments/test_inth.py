@@ -65,8 +65,8 @@ def test_sweep_curves_fix_the_most_selected_value(quick_musk1):
 def test_the_alpha_search_timing_holds_both_routes_for_every_fold(quick_musk1):
     timing, settings = quick_musk1.alpha_timing, quick_musk1.settings
     integrated = quick_musk1.folds[quick_musk1.folds.metric == "integrated"]
-    assert sorted(zip(timing.classifier, timing.fold)) == \
-        sorted(zip(integrated.classifier, integrated.fold))
+    assert sorted(zip(timing.classifier, timing.fold, strict=True)) == \
+        sorted(zip(integrated.classifier, integrated.fold, strict=True))
     assert (timing[["nca_seconds", "one_search_seconds", "grid_seconds"]] > 0).all().all()
     assert (timing.one_search_seconds < timing.nca_seconds).all()  # one of the route's searches
     assert (timing.nca_searches == settings.inner_folds * len(settings.sigma_grid) + 1).all()

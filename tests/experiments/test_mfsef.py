@@ -75,7 +75,7 @@ def scores_table(values: dict, metric="AP"):
 
 def test_ranked_table_and_paper_comparison_follow_the_ranks():
     methods = list(mfsef.METHODS)
-    values = {f"d{i}": dict(zip(methods, [0.5, 0.4, 0.3, 0.2, 0.1, 0.6 - 0.01 * i]))
+    values = {f"d{i}": dict(zip(methods, [0.5, 0.4, 0.3, 0.2, 0.1, 0.6 - 0.01 * i], strict=True))
               for i in range(7)}
     tables = [scores_table(values, metric) for metric in mfsef.TABLE_METRICS]
     scores = pd.concat(tables, ignore_index=True)

@@ -6,9 +6,9 @@ import json
 import numpy as np
 import pytest
 
+from milab_widgets.claims.twoview import CATALOGUE
 from milab_widgets.data.synthetic_bags import synthetic_two_view_bags
 from milab_widgets.data.twoview_files import write_two_view_folder
-from milab_widgets.claims.twoview import CATALOGUE
 from milab_widgets.evaluation.clustering_scores import clustering_accuracy
 from milab_widgets.experiments import twoview as experiment
 from milab_widgets.mil import (

@@ -50,7 +50,7 @@ def test_equals_the_loop_rule_from_the_same_start(seed):
     medoids, labels = loop_k_medoids(D, start.tolist())
     assert model.medoids_.tolist() == medoids
     assert model.labels_.tolist() == labels
-    assert model.inertia_ == pytest.approx(sum(D[i, medoids[l]] for i, l in enumerate(labels)))
+    assert model.inertia_ == pytest.approx(sum(D[i, medoids[c]] for i, c in enumerate(labels)))
 
 
 @pytest.mark.parametrize("seed", range(3))
@@ -59,7 +59,8 @@ def test_finds_the_exhaustive_optimum_on_small_clustered_data(seed):
     best_cost = min(D[:, list(m)].min(axis=1).sum() for m in combinations(range(len(D)), 3))
     model = BAMIC(3, n_init=10, random_state=seed).fit(D)
     assert model.inertia_ == pytest.approx(best_cost)
-    assert len({(t, l) for t, l in zip(truth, model.labels_)}) == 3  # clusters = the groups
+    # clusters = the groups
+    assert len({(t, c) for t, c in zip(truth, model.labels_, strict=True)}) == 3
 
 
 def test_bags_and_precomputed_matrices_agree():

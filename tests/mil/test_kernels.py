@@ -28,7 +28,8 @@ def brute_mixture_maps(kernel, bags):
         scaled = kernel.scaler_.transform(bag)
         dens = np.column_stack([
             w * multivariate_normal(mu, np.diag(var)).pdf(scaled).reshape(-1)
-            for w, mu, var in zip(mixture.weights_, mixture.means_, mixture.covariances_)
+            for w, mu, var in zip(mixture.weights_, mixture.means_, mixture.covariances_,
+                                  strict=True)
         ])
         maps.append((dens / dens.sum(axis=1, keepdims=True)).sum(axis=0))
     return np.array(maps)

@@ -34,6 +34,6 @@ def test_grid_votes_equal_one_fit_per_k(make, metric):
         train, query, y = _tied_problem(seed)
         grid = make(max(ks), **params).fit(train, y).decision_function_grid(query, ks)
         assert grid.shape == (len(ks), 9)
-        for k, votes in zip(ks, grid):
+        for k, votes in zip(ks, grid, strict=True):
             expected = make(k, **params).fit(train, y).decision_function(query)
             np.testing.assert_array_equal(votes, expected)

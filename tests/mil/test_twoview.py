@@ -39,7 +39,7 @@ def dense_objective(phis, Ws, H, alpha, beta, y):
                 P[i, j] = 1.0
                 Q[i, j] = float(y[i] == y[j])
     X = [phi.T for phi in phis]  # the paper's phi(B^v): one column per bag
-    value = sum(np.linalg.norm(x - x @ W @ H.T) ** 2 for x, W in zip(X, Ws))
+    value = sum(np.linalg.norm(x - x @ W @ H.T) ** 2 for x, W in zip(X, Ws, strict=True))
     value += alpha * (sum(np.linalg.norm(W, axis=0).sum() for W in Ws) + np.linalg.norm(H, axis=1).sum())
     return value + beta * np.linalg.norm(P * (H @ H.T - Q)) ** 2
 
@@ -95,7 +95,7 @@ def test_gradient_used_by_the_updates_equals_finite_differences(seed, alpha, bet
     value = lambda: objective(kernels, Ws, H, alpha, beta, labels)  # noqa: E731
     scale = 1e-6 * max(1.0, abs(value()))
     np.testing.assert_allclose(d_H, numeric(H, value), atol=scale)
-    for W, d_W in zip(Ws, d_Ws):
+    for W, d_W in zip(Ws, d_Ws, strict=True):
         np.testing.assert_allclose(d_W, numeric(W, value), atol=scale)
 
 
@@ -104,7 +104,7 @@ def test_monotone_step_is_the_root_of_the_cubic():
     Y, A = rng.uniform(0, 3, size=(2, 50))
     B = rng.uniform(0, 3, size=50) * (rng.uniform(size=50) < 0.8)  # some B = 0: t = Y / A
     t = monotone_step(Y, A, B)
-    for y, a, b, root in zip(Y, A, B, t):
+    for y, a, b, root in zip(Y, A, B, t, strict=True):
         if b == 0:
             assert root == pytest.approx(y / a, rel=1e-12)
         else:

@@ -12,7 +12,7 @@ from milab_widgets.multilabel.selection import LabelEntropies
 
 def brute_entropy(*variables):
     """-sum p log p over the joint states, counted with a Counter."""
-    counts = Counter(zip(*variables))
+    counts = Counter(zip(*variables, strict=True))
     n = len(variables[0])
     return -sum(c / n * np.log(c / n) for c in counts.values())
 
@@ -20,7 +20,7 @@ def brute_entropy(*variables):
 def brute_mutual_information(x, y):
     """sum p(x,y) log p(x,y) / (p(x) p(y)), counted directly."""
     n = len(x)
-    joint, px, py = Counter(zip(x, y)), Counter(x), Counter(y)
+    joint, px, py = Counter(zip(x, y, strict=True)), Counter(x), Counter(y)
     return sum(c / n * np.log((c / n) / (px[a] / n * py[b] / n)) for (a, b), c in joint.items())
 
 
@@ -73,7 +73,7 @@ def test_batch_kernel_equals_the_scalar_functions():
         for label in range(4):
             assert h_joint[j, label] == pytest.approx(brute_entropy(codes[:, j], Y[:, label]))
             assert mi[j, label] == pytest.approx(mutual_info_score(codes[:, j], Y[:, label]))
-    assert labels.label_entropy == pytest.approx([brute_entropy(Y[:, l]) for l in range(4)])
+    assert labels.label_entropy == pytest.approx([brute_entropy(Y[:, j]) for j in range(4)])
 
 
 def test_pairwise_kernel_equals_sklearn():

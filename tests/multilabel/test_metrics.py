@@ -24,7 +24,7 @@ def random_problem(seed, n=60, labels=7, tie_levels=4):
 
 def brute_one_error(Y, scores):
     """A tie at the top counts as an error when any tied top label is irrelevant."""
-    errors = [np.any(y[np.flatnonzero(f == f.max())] == 0) for y, f in zip(Y, scores)
+    errors = [np.any(y[np.flatnonzero(f == f.max())] == 0) for y, f in zip(Y, scores, strict=True)
               if 0 < y.sum() < len(y)]
     return np.mean(errors)
 
@@ -170,7 +170,7 @@ def test_zhang_rule_is_the_tie_broken_by_label_index(seed):
     for metric in (metrics.coverage, metrics.average_precision):
         assert metric(Y, scores, ties="zhang") == pytest.approx(metric(Y, broken))
         assert metric(Y, broken, ties="zhang") == pytest.approx(metric(Y, broken))
-    any_relevant_on_top = [np.any(y[f == f.max()] == 1) for y, f in zip(Y, scores)]
+    any_relevant_on_top = [np.any(y[f == f.max()] == 1) for y, f in zip(Y, scores, strict=True)]
     assert metrics.one_error(Y, scores, ties="zhang") == pytest.approx(
         1 - np.mean(any_relevant_on_top))
     assert metrics.one_error(Y, broken, ties="zhang") == metrics.one_error(Y, broken)

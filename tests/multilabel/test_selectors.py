@@ -47,15 +47,17 @@ def brute_mfsef(X, Y, k, n_experts, ratios):
     """Algorithm 1 written out with the scalar information functions."""
     codes = Discretizer(2).fit_transform(X)
     d, labels = X.shape[1], range(Y.shape[1])
-    fmi = [sum(info.mutual_information(codes[:, f], Y[:, l]) for l in labels) for f in range(d)]
+    fmi = [sum(info.mutual_information(codes[:, f], Y[:, label]) for label in labels)
+           for f in range(d)]
     experts = list(np.argsort(-np.array(fmi), kind="stable")[:n_experts])
     rest = [f for f in range(d) if f not in experts]
-    score = {f: sum(info.joint_mutual_information([codes[:, f], *codes[:, experts].T], Y[:, l])
-                    for l in labels) for f in rest}
+    score = {f: sum(info.joint_mutual_information([codes[:, f], *codes[:, experts].T], Y[:, label])
+                    for label in labels) for f in rest}
     ranked = sorted(rest, key=lambda f: -score[f])  # stable: lower index first on ties
     parts = np.array_split(np.array(ranked), len(ratios))
     picks = []
-    for part, count in zip(parts, sampling_counts(k - n_experts, ratios, [len(p) for p in parts])):
+    counts = sampling_counts(k - n_experts, ratios, [len(p) for p in parts])
+    for part, count in zip(parts, counts, strict=True):
         redundancy = {f: sum(info.mutual_information(codes[:, f], codes[:, g])
                              for g in part if g != f) for f in part}
         picks += sorted(part, key=lambda f: redundancy[f])[:count]
@@ -144,9 +146,9 @@ def brute_pmu(X, Y, k, pairs="i<j"):
     selected = []
     for _ in range(k):
         def objective(f):
-            relevance = sum(info.mutual_information(codes[:, f], Y[:, l]) for l in range(L))
-            redundancy = sum(multivariate_mi(codes[:, f], codes[:, s], Y[:, l])
-                             for s in selected for l in range(L))
+            relevance = sum(info.mutual_information(codes[:, f], Y[:, label]) for label in range(L))
+            redundancy = sum(multivariate_mi(codes[:, f], codes[:, s], Y[:, label])
+                             for s in selected for label in range(L))
             labels = sum(multivariate_mi(codes[:, f], Y[:, i], Y[:, j]) for i, j in label_pairs)
             return relevance - redundancy - labels
         candidates = [f for f in range(d) if f not in selected]
@@ -166,7 +168,7 @@ def test_pmu_keeps_its_relevance_term(problem):
     X, Y = problem
     model = PMU(3).fit(X, Y)
     codes = Discretizer(2).fit_transform(X)
-    diagonal = sum(multivariate_mi(codes[:, 0], Y[:, l], Y[:, l]) for l in range(3))
+    diagonal = sum(multivariate_mi(codes[:, 0], Y[:, label], Y[:, label]) for label in range(3))
     assert diagonal == pytest.approx(model.relevance_[0])  # V(f; l; l) = I(f; l)
     # The first pick maximises relevance - label interactions, not just the interactions:
     assert model.objective_[0] == pytest.approx(

@@ -11,8 +11,8 @@ from sklearn.metrics import f1_score
 from sklearn.model_selection import GridSearchCV, KFold
 from sklearn.pipeline import Pipeline
 
-from milab_widgets.multilabel import MFSEF, MFSLS, PMU, Discretizer, KernelMDDM, MDDMRanking, MLkNN
 from milab_widgets.core.neighbors import nearest_neighbors
+from milab_widgets.multilabel import MFSEF, MFSLS, PMU, Discretizer, KernelMDDM, MDDMRanking, MLkNN
 from milab_widgets.multilabel.kcca import LeastSquaresKCCA
 from milab_widgets.multilabel.kernel_mddm import distinct_rows
 
@@ -81,7 +81,7 @@ def test_discretizer_bins_sparse_data_like_dense():
         np.testing.assert_array_equal(sparse.transform(scipy.sparse.csr_matrix(X[::-1])),
                                       dense.transform(X[::-1]))
     whole = scipy.sparse.csr_matrix(X)  # below, every value stored as two halves
-    rows = list(zip(whole.indptr[:-1], whole.indptr[1:]))
+    rows = list(zip(whole.indptr[:-1], whole.indptr[1:], strict=True))
     halves = scipy.sparse.csr_matrix(
         (np.concatenate([np.tile(whole.data[a:b] / 2, 2) for a, b in rows]),
          np.concatenate([np.tile(whole.indices[a:b], 2) for a, b in rows]), 2 * whole.indptr),
@@ -113,7 +113,7 @@ def test_distinct_rows_of_sparse_and_dense_agree_in_first_occurrence_order(term_
     reference = X_sparse.toarray()
     dense, sparse = distinct_rows(reference), distinct_rows(X_sparse)
     np.testing.assert_array_equal(sparse[0].toarray(), dense[0])
-    for ours, theirs in zip(sparse[1:], dense[1:]):
+    for ours, theirs in zip(sparse[1:], dense[1:], strict=True):
         np.testing.assert_array_equal(ours, theirs)
     np.testing.assert_array_equal(dense[0][dense[2]], reference)  # rows rebuilt from groups
     assert (np.diff(dense[1]) > 0).all() and dense[1][0] == 0  # first occurrences, in order
@@ -173,7 +173,7 @@ def test_grid_search_over_a_selection_pipeline_equals_a_manual_loop(term_data):
     folds = KFold(3, shuffle=True, random_state=0)
     search = GridSearchCV(pipeline, {"select__n_features": [3, 8]}, cv=folds,
                           scoring="f1_micro").fit(scipy.sparse.csr_matrix(X), Y)
-    for size, score in zip([3, 8], search.cv_results_["mean_test_score"]):
+    for size, score in zip([3, 8], search.cv_results_["mean_test_score"], strict=True):
         manual = []
         for train, test in folds.split(X):
             selected = MFSEF(size, n_experts=1).fit(X[train], Y[train]).selected_

@@ -9,7 +9,7 @@ from sklearn.base import clone
 from sklearn.exceptions import NotFittedError
 
 from milab_widgets.exceptions import InputError
-from milab_widgets.oneclass import SVDD, AdaBoostSVDD, BaggingSVDD, CDVSESVDD
+from milab_widgets.oneclass import CDVSESVDD, SVDD, AdaBoostSVDD, BaggingSVDD
 
 
 def data(seed=0):

@@ -32,7 +32,10 @@ def test_rank_deficient_h_reaches_the_nnls_objective(seed):
     rng = np.random.default_rng(seed)
     A, c = rng.normal(size=(4, 8)), rng.normal(size=4)  # rank 4 of 8: H is singular
     H, b = A.T @ A, A.T @ c
-    objective = lambda w: 0.5 * w @ H @ w - b @ w
+
+    def objective(w):
+        return 0.5 * w @ H @ w - b @ w
+
     w = nonnegative_qp(H, b)
     assert (w >= 0).all()
     assert objective(w) == pytest.approx(objective(nnls(A, c)[0]), abs=1e-10)

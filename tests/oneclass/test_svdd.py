@@ -153,7 +153,7 @@ def test_nu_equals_oneclass_svm_nu(nu, gamma):
     duals = np.zeros(len(X))
     duals[reference.support_] = reference.dual_coef_.ravel() / (nu * len(X))
     np.testing.assert_allclose(model.alpha_, duals, atol=1e-6)
-    assert model.C_ == pytest.approx(1.0 / (nu * len(X)))
+    assert pytest.approx(1.0 / (nu * len(X))) == model.C_
     query = np.vstack([X, X[:10] * 3])
     np.testing.assert_allclose(model.decision_function(query),
                                2.0 / (nu * len(X)) * (reference.decision_function(query) + TOL),

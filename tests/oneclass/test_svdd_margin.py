@@ -57,7 +57,7 @@ def test_hard_margin_svdd_accepts_its_whole_training_set(name, scale, tol):
     X = DATA[name]()
     params = {"C": 1.0} if scale == "C=1" else {"nu": 1.0 / len(X)}
     model = SVDD(gamma=1.0, tol=tol, **params).fit(X)
-    assert model.C_ == pytest.approx(1.0)
+    assert pytest.approx(1.0) == model.C_
     decision = model.decision_function(X)
     np.testing.assert_array_equal(model.predict(X), np.ones(len(X)))
     # strictly inside, and the sphere exceeds the farthest sample by at most 2 C tol

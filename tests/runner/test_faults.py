@@ -6,7 +6,6 @@ written -- and every test checks that no kernel outlives the run."""
 from __future__ import annotations
 
 import json
-import os
 import signal
 import subprocess
 import sys

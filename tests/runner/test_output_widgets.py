@@ -14,7 +14,6 @@ from milab_widgets.papers import PAPERS
 from tests.runner.notebooks import cell_stdout, write_notebooks
 
 
-
 @pytest.mark.slow
 def test_output_widget_outputs_are_saved_in_the_notebook_and_not_echoed_to_the_kernel(
         tmp_path, monkeypatch):

@@ -64,7 +64,7 @@ def plain(markup: str) -> str:
 def assert_scripts_print(cases: list[tuple[str, list[str]]]) -> None:
     """Run every (script, expected lines) case; each expected text must be in its output."""
     outputs = run_in_fresh_interpreter([script for script, _ in cases])
-    for (script, expected), output in zip(cases, outputs):
+    for (script, expected), output in zip(cases, outputs, strict=True):
         for text in expected:
             assert text in output, f"{text!r} not printed; output:\n{output}\nscript:\n{script}"
 
@@ -169,7 +169,7 @@ def test_cdvse_code_prints_the_panels_numbers(tmp_path):
 def mfsef_headline(panel) -> list[str]:
     table = panel.score_table[list(TABLE_METRICS)]
     lines = [f"{method} " + " ".join(f"{value:.4f}" for value in row)
-             for method, row in zip(table.index, table.to_numpy())]
+             for method, row in zip(table.index, table.to_numpy(), strict=True)]
     if panel.selected is not None:
         lines.append(f"{panel.selected_method} selects features "
                      f"{panel.selected['feature'].tolist()}")
@@ -199,7 +199,7 @@ def test_mfsef_code_prints_the_panels_numbers(require_dataset):
     assert panel.selected_method == "MFSEF"
     cases.append((panel.code(), mfsef_headline(panel)))
     outputs = run_in_fresh_interpreter([script for script, _ in cases])
-    for (_, expected), output in zip(cases, outputs):
+    for (_, expected), output in zip(cases, outputs, strict=True):
         for text in expected:  # the table's columns are aligned with spaces
             assert text in squeezed(output), f"{text!r} not in\n{output}"
 
@@ -211,7 +211,7 @@ def test_mfsef_code_prints_the_panels_numbers(require_dataset):
 def twoview_headline(panel) -> list[str]:
     lines = [re.search(r"ACC [\d.]+%", panel.accuracy.value).group()]
     lines += [f"{method}: ACC {accuracy:.1%}" for method, accuracy
-              in zip(panel.baseline_scores["method"], panel.baseline_scores["ACC"])
+              in zip(panel.baseline_scores["method"], panel.baseline_scores["ACC"], strict=True)
               if "(this run)" not in method]
     return lines
 
@@ -293,7 +293,7 @@ def assert_csv_equals(path, frame: pd.DataFrame) -> None:
     read = pd.read_csv(path, index_col=0, dtype=str, keep_default_na=False)
     assert list(read.columns) == [str(column) for column in frame.columns]
     assert read.index.tolist() == frame.index.astype(str).tolist()
-    for column, theirs in zip(read.columns, frame.columns):
+    for column, theirs in zip(read.columns, frame.columns, strict=True):
         ours, shown = read[column], frame[theirs]
         if pd.api.types.is_bool_dtype(shown) or not pd.api.types.is_numeric_dtype(shown):
             assert ours.tolist() == shown.astype(str).tolist(), column

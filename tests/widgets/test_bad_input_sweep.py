@@ -208,7 +208,8 @@ def same_display(before: tuple, after: tuple) -> bool:
     (values, outputs), (values_after, outputs_after) = before, after
     return values == values_after and outputs.keys() == outputs_after.keys() and all(
         len(outputs[k]) == len(outputs_after[k])
-        and all(same_object(a, b) for a, b in zip(outputs[k], outputs_after[k])) for k in outputs)
+        and all(same_object(a, b) for a, b in zip(outputs[k], outputs_after[k], strict=True))
+        for k in outputs)
 
 
 def same_object(shown, shown_after) -> bool:
@@ -285,7 +286,7 @@ def partial_data_home(tmp_path, monkeypatch):
 
     def keep(names):
         for name in names:
-            for data_file, path in zip(REGISTRY[name].files, locate(REGISTRY[name])):
+            for data_file, path in zip(REGISTRY[name].files, locate(REGISTRY[name]), strict=True):
                 link = home.joinpath(*data_file.relpath.split("/"))
                 link.parent.mkdir(parents=True, exist_ok=True)
                 if not link.exists():
@@ -386,7 +387,7 @@ class Sweep:
         for value in candidates(control):
             rejected = []
 
-            def put(value=value):
+            def put(value=value, rejected=rejected):
                 try:
                     control.value = value
                 except TraitError:  # the control's own validation refuses it: fine

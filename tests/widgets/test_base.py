@@ -3,8 +3,7 @@ import pandas as pd
 import pytest
 
 from milab_widgets.exceptions import InputError
-from milab_widgets.widgets import Panel
-from milab_widgets.widgets import base
+from milab_widgets.widgets import Panel, base
 from milab_widgets.widgets.base import dataset_choices
 
 
@@ -62,9 +61,8 @@ def test_a_failed_nested_step_stops_the_whole_action(panel):
 
 
 def test_an_interrupt_is_not_swallowed(panel):
-    with pytest.raises(KeyboardInterrupt):
-        with panel.working("long"):
-            raise KeyboardInterrupt
+    with pytest.raises(KeyboardInterrupt), panel.working("long"):
+        raise KeyboardInterrupt
     with panel.working("next"):  # the nesting depth was restored
         raise ValueError("shown")
     assert "ValueError" in panel.error.value

@@ -6,8 +6,13 @@ import ipywidgets as widgets
 import pytest
 from ipywidgets.widgets.widget import _instances  # the kernel's live widgets by model id
 
-from milab_widgets.widgets.base import clear_shown, close_tree, show_chart_image, show_objects, \
-    show_table
+from milab_widgets.widgets.base import (
+    clear_shown,
+    close_tree,
+    show_chart_image,
+    show_objects,
+    show_table,
+)
 from milab_widgets.widgets.lab import LAB_PANELS, Lab
 
 REDRAWS = 50

@@ -10,7 +10,6 @@ import re
 import altair as alt
 import ipywidgets as widgets
 import pandas as pd
-import pytest
 from IPython.core.interactiveshell import InteractiveShell
 from IPython.utils.capture import capture_output
 
