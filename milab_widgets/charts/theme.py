@@ -31,7 +31,7 @@ import altair as alt
 from milab_widgets.atomic import atomic_path
 
 __all__ = ["THEME_NAME", "PALETTE", "SYMBOL_LEGEND", "chart_image", "lab_theme",
-           "use_lab_charts", "save_chart", "without_tooltips"]
+           "use_lab_charts", "save_chart", "vega_lite_version", "without_tooltips"]
 
 THEME_NAME = "milab"
 
@@ -111,10 +111,18 @@ def chart_image(spec: dict, fmt: str, **options) -> bytes | str:
     version Altair writes: ``fmt`` "svg" (text), "png" or "jpeg" (bytes); ``options`` are
     vl-convert's (``scale``, ``quality``...)."""
     import vl_convert
-    from altair.utils._importers import vl_version_for_vl_convert
 
     draw = getattr(vl_convert, f"vegalite_to_{fmt}")
-    return draw(spec, vl_version=vl_version_for_vl_convert(), **options)
+    return draw(spec, vl_version=vega_lite_version(), **options)
+
+
+def vega_lite_version() -> str:
+    """The Vega-Lite version Altair writes, as vl-convert names it. Read through Altair's
+    private ``altair.utils._importers`` (this is the one module that imports it;
+    pyproject.toml bounds Altair to the major series it is known in)."""
+    from altair.utils._importers import vl_version_for_vl_convert
+
+    return vl_version_for_vl_convert()
 
 
 def without_tooltips(spec):

@@ -31,8 +31,8 @@ from numbers import Integral
 import numpy as np
 from numpy.lib.stride_tricks import sliding_window_view
 from sklearn.datasets import load_digits
-from sklearn.utils._param_validation import Interval, validate_params
 
+from milab_widgets._sklearn_private import Interval, validate_params
 from milab_widgets.data.bags import BagDataset
 from milab_widgets.data.twoview_files import TwoViewBags
 from milab_widgets.exceptions import InputError

@@ -12,8 +12,8 @@ from __future__ import annotations
 from numbers import Integral, Real
 
 import numpy as np
-from sklearn.utils._param_validation import Interval, validate_params
 
+from milab_widgets._sklearn_private import Interval, validate_params
 from milab_widgets.data.bags import BagDataset
 from milab_widgets.data.twoview_files import TwoViewBags
 from milab_widgets.exceptions import InputError

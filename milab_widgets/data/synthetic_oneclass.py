@@ -19,8 +19,8 @@ from __future__ import annotations
 from numbers import Integral, Real
 
 import numpy as np
-from sklearn.utils._param_validation import Interval, validate_params
 
+from milab_widgets._sklearn_private import Interval, validate_params
 from milab_widgets.data.oneclass import OneClassDataset
 
 __all__ = ["sine_noise", "square_noise"]

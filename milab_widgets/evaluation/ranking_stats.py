@@ -24,8 +24,8 @@ from numbers import Integral, Real
 import numpy as np
 import pandas as pd
 from scipy import stats
-from sklearn.utils._param_validation import Interval, validate_params
 
+from milab_widgets._sklearn_private import Interval, validate_params
 from milab_widgets.exceptions import InputError
 
 __all__ = ["FriedmanResult", "friedman_test", "nemenyi_cd", "nemenyi_cliques", "nemenyi_q",

@@ -25,10 +25,10 @@ from collections.abc import Mapping
 from numbers import Integral, Real
 
 import numpy as np
-from sklearn.base import BaseEstimator, ClusterMixin, _fit_context
+from sklearn.base import BaseEstimator, ClusterMixin
 from sklearn.utils import check_random_state
-from sklearn.utils._param_validation import Interval, StrOptions, validate_params
 
+from milab_widgets._sklearn_private import Interval, StrOptions, fit_context, validate_params
 from milab_widgets.core.kmedoids import alternate_medoids
 from milab_widgets.core.parallel import within_free_cores
 from milab_widgets.core.symmetry import symmetric_to_rounding
@@ -124,7 +124,7 @@ class BAMIC(ClusterMixin, BaseEstimator):
         self.random_state = random_state
 
     @within_free_cores
-    @_fit_context(prefer_skip_nested_validation=True)
+    @fit_context(prefer_skip_nested_validation=True)
     def fit(self, X, y_partial=None):
         """Cluster bags by k-medoids on a bag distance.
 

@@ -13,8 +13,8 @@ from collections.abc import Mapping
 from numbers import Real
 
 import numpy as np
-from sklearn.utils._param_validation import Interval, StrOptions, validate_params
 
+from milab_widgets._sklearn_private import Interval, StrOptions, validate_params
 from milab_widgets.core.hausdorff import hausdorff_matrices
 from milab_widgets.data.bags import BagDataset
 from milab_widgets.exceptions import InputError

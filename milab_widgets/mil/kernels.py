@@ -38,12 +38,12 @@ from __future__ import annotations
 from numbers import Integral
 
 import numpy as np
-from sklearn.base import BaseEstimator, TransformerMixin, _fit_context
+from sklearn.base import BaseEstimator, TransformerMixin
 from sklearn.metrics.pairwise import polynomial_kernel
 from sklearn.preprocessing import MinMaxScaler, StandardScaler
-from sklearn.utils._param_validation import Interval, StrOptions, validate_params
 from sklearn.utils.validation import check_is_fitted
 
+from milab_widgets._sklearn_private import Interval, StrOptions, fit_context, validate_params
 from milab_widgets.core.parallel import within_free_cores
 from milab_widgets.data.bags import BagDataset
 from milab_widgets.exceptions import InputError
@@ -178,7 +178,7 @@ class MixtureModelKernel(_BagKernel):
         self.normalize = normalize
 
     @within_free_cores
-    @_fit_context(prefer_skip_nested_validation=True)
+    @fit_context(prefer_skip_nested_validation=True)
     def fit(self, bags, y=None):
         """Fit the mixture on every instance of the bags.
 
@@ -300,7 +300,7 @@ class MinimaxKernel(_BagKernel):
         self.normalize = normalize
 
     @within_free_cores
-    @_fit_context(prefer_skip_nested_validation=True)
+    @fit_context(prefer_skip_nested_validation=True)
     def fit(self, bags, y=None):
         """Learn the [0, 1] scaling of the features from the bags' instances.
 

@@ -20,8 +20,8 @@ from numbers import Integral, Real
 import numpy as np
 from sklearn.exceptions import ConvergenceWarning
 from sklearn.utils import check_array
-from sklearn.utils._param_validation import Interval, validate_params
 
+from milab_widgets._sklearn_private import Interval, validate_params
 from milab_widgets.core.nca import nca_objective_mixed
 from milab_widgets.exceptions import InputError
 from milab_widgets.mil.validation import check_class_labels, check_distance_matrix

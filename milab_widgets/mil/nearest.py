@@ -44,8 +44,8 @@ from numbers import Integral
 
 import numpy as np
 import sklearn
-from sklearn.utils._param_validation import Interval, StrOptions, validate_params
 
+from milab_widgets._sklearn_private import Interval, StrOptions, validate_params
 from milab_widgets.core.column_top_k import smallest_per_column
 from milab_widgets.data.bags import BagDataset
 from milab_widgets.exceptions import InputError

@@ -21,11 +21,11 @@ from functools import partial
 from numbers import Integral, Real
 
 import numpy as np
-from sklearn.base import BaseEstimator, ClassifierMixin, _fit_context
+from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.preprocessing import StandardScaler
-from sklearn.utils._param_validation import Interval, StrOptions, validate_params
 from sklearn.utils.validation import check_is_fitted
 
+from milab_widgets._sklearn_private import Interval, StrOptions, fit_context, validate_params
 from milab_widgets.core.neighbor_votes import citation_radii, neighbor_votes
 from milab_widgets.data.bags import BagDataset
 from milab_widgets.exceptions import InputError
@@ -62,7 +62,7 @@ class _BagNeighborsClassifier(ClassifierMixin, BaseEstimator):
         "scale": [StrOptions(set(SCALINGS))],
     }
 
-    @_fit_context(prefer_skip_nested_validation=True)
+    @fit_context(prefer_skip_nested_validation=True)
     def fit(self, X, y):
         """Store the training bags and their distances; tune alpha for "integrated".
 

@@ -49,10 +49,10 @@ from dataclasses import dataclass
 from numbers import Integral, Real
 
 import numpy as np
-from sklearn.base import BaseEstimator, ClusterMixin, _fit_context
+from sklearn.base import BaseEstimator, ClusterMixin
 from sklearn.utils import check_random_state
-from sklearn.utils._param_validation import Interval, StrOptions
 
+from milab_widgets._sklearn_private import Interval, StrOptions, fit_context
 from milab_widgets.core.parallel import within_free_cores
 from milab_widgets.core.symmetry import symmetric_to_rounding
 from milab_widgets.exceptions import InputError
@@ -311,7 +311,7 @@ class TwoViewMIClustering(ClusterMixin, BaseEstimator):
         self.callback = callback
 
     @within_free_cores
-    @_fit_context(prefer_skip_nested_validation=True)
+    @fit_context(prefer_skip_nested_validation=True)
     def fit(self, views, y_partial=None):
         """Factorise the views' kernels into a shared clustering.
 

@@ -17,9 +17,9 @@ from numbers import Integral
 
 import numpy as np
 import scipy.sparse
-from sklearn.base import BaseEstimator, TransformerMixin, _fit_context
-from sklearn.utils._param_validation import Interval
+from sklearn.base import BaseEstimator, TransformerMixin
 
+from milab_widgets._sklearn_private import Interval, fit_context
 from milab_widgets.data.arrays import check_features
 
 __all__ = ["Discretizer", "column_range"]
@@ -65,7 +65,7 @@ class Discretizer(TransformerMixin, BaseEstimator):
         tags.transformer_tags.preserves_dtype = []  # the output is int64 codes
         return tags
 
-    @_fit_context(prefer_skip_nested_validation=True)
+    @fit_context(prefer_skip_nested_validation=True)
     def fit(self, X, y=None) -> Discretizer:
         """Record each feature's training range and its equal-width edges.
 

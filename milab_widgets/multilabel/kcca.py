@@ -47,9 +47,10 @@ from __future__ import annotations
 import warnings
 
 import numpy as np
-from sklearn.base import BaseEstimator, TransformerMixin, _fit_context
+from sklearn.base import BaseEstimator, TransformerMixin
 from sklearn.preprocessing import KernelCenterer
 
+from milab_widgets._sklearn_private import fit_context
 from milab_widgets.core.parallel import within_free_cores
 from milab_widgets.data.arrays import check_features
 from milab_widgets.exceptions import InputError
@@ -97,7 +98,7 @@ class LeastSquaresKCCA(MultiLabelMixin, TransformerMixin, BaseEstimator):
         self.kernel_width = kernel_width
 
     @within_free_cores
-    @_fit_context(prefer_skip_nested_validation=True)
+    @fit_context(prefer_skip_nested_validation=True)
     def fit(self, X, Y) -> LeastSquaresKCCA:
         """Learn the coefficients from training points X and their 0/1 labels Y."""
         X, Y = check_multilabel_data(self, X, Y)

@@ -47,10 +47,10 @@ from numbers import Real
 
 import numpy as np
 import scipy.sparse
-from sklearn.base import BaseEstimator, TransformerMixin, _fit_context
+from sklearn.base import BaseEstimator, TransformerMixin
 from sklearn.metrics.pairwise import euclidean_distances
-from sklearn.utils._param_validation import Interval, StrOptions
 
+from milab_widgets._sklearn_private import Interval, StrOptions, fit_context
 from milab_widgets.core.parallel import within_free_cores
 from milab_widgets.data.arrays import check_features
 from milab_widgets.exceptions import InputError
@@ -213,7 +213,7 @@ class KernelMDDM(MultiLabelMixin, TransformerMixin, BaseEstimator):
 
     # -- fitting -----------------------------------------------------------------------------
     @within_free_cores
-    @_fit_context(prefer_skip_nested_validation=True)
+    @fit_context(prefer_skip_nested_validation=True)
     def fit(self, X, Y) -> KernelMDDM:
         """Learn P from the training points and their labels.
 

@@ -29,9 +29,9 @@ from numbers import Real
 import numpy as np
 import scipy.linalg
 import scipy.sparse
-from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.validation import check_is_fitted
 
+from milab_widgets._sklearn_private import Interval, StrOptions
 from milab_widgets.exceptions import InputError
 from milab_widgets.multilabel.discretize import column_range
 from milab_widgets.multilabel.mddm_solvers import label_eigenvectors

@@ -30,9 +30,9 @@ from __future__ import annotations
 from numbers import Integral
 
 import numpy as np
-from sklearn.utils._param_validation import Interval
 from sklearn.utils.validation import check_is_fitted
 
+from milab_widgets._sklearn_private import Interval
 from milab_widgets.core.information import joint_codes, pairwise_mutual_information
 from milab_widgets.exceptions import InputError
 from milab_widgets.multilabel.selection import (

@@ -25,8 +25,9 @@ time, and neither the training nor the query matrix is densified.
 from __future__ import annotations
 
 import numpy as np
-from sklearn.base import BaseEstimator, ClassifierMixin, _fit_context
+from sklearn.base import BaseEstimator, ClassifierMixin
 
+from milab_widgets._sklearn_private import fit_context
 from milab_widgets.core.neighbors import nearest_neighbors
 from milab_widgets.data.arrays import check_features
 from milab_widgets.exceptions import InputError
@@ -86,7 +87,7 @@ class MLkNN(MultiLabelMixin, ClassifierMixin, BaseEstimator):
         self.k = k
         self.s = s
 
-    @_fit_context(prefer_skip_nested_validation=True)
+    @fit_context(prefer_skip_nested_validation=True)
     def fit(self, X, Y) -> MLkNN:
         """Estimate priors and likelihoods from the training set's leave-self-out neighbours.
 

@@ -17,10 +17,10 @@ from dataclasses import dataclass
 
 import numpy as np
 import scipy.sparse
-from sklearn.base import BaseEstimator, TransformerMixin, _fit_context
-from sklearn.utils._param_validation import validate_params
-from sklearn.utils.validation import _check_feature_names_in, check_array, check_is_fitted
+from sklearn.base import BaseEstimator, TransformerMixin
+from sklearn.utils.validation import check_array, check_is_fitted
 
+from milab_widgets._sklearn_private import check_feature_names_in, fit_context, validate_params
 from milab_widgets.core.information import label_joint_entropies
 from milab_widgets.core.parallel import within_free_cores
 from milab_widgets.data.arrays import check_features
@@ -79,7 +79,7 @@ class FeatureSelector(MultiLabelMixin, TransformerMixin, BaseEstimator):
     _parameter_constraints: dict = {"n_features": [AT_LEAST_ONE]}
 
     @within_free_cores
-    @_fit_context(prefer_skip_nested_validation=True)
+    @fit_context(prefer_skip_nested_validation=True)
     def fit(self, X, Y) -> FeatureSelector:
         """Validate the data, fit the selector's criterion and set ``selected_``.
 
@@ -136,7 +136,7 @@ class FeatureSelector(MultiLabelMixin, TransformerMixin, BaseEstimator):
             One name per selected feature.
         """
         check_is_fitted(self, "selected_")
-        return _check_feature_names_in(self, input_features)[self.selected_]
+        return check_feature_names_in(self, input_features)[self.selected_]
 
     def _check_size(self, n_features: int, available: int) -> int:
         """``n_features`` of ``selection``, at most ``available``."""

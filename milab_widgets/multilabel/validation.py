@@ -18,9 +18,9 @@ from numbers import Integral, Real
 import numpy as np
 import scipy.sparse
 from sklearn.utils import ClassifierTags
-from sklearn.utils._param_validation import Interval, InvalidParameterError
 from sklearn.utils.multiclass import type_of_target
 
+from milab_widgets._sklearn_private import Interval, InvalidParameterError
 from milab_widgets.data.arrays import check_features
 from milab_widgets.data.multilabel import as_label_matrix
 from milab_widgets.exceptions import DegenerateInputWarning, InputError

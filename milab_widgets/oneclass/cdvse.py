@@ -37,9 +37,8 @@ from __future__ import annotations
 from numbers import Integral, Real
 
 import numpy as np
-from sklearn.base import _fit_context
-from sklearn.utils._param_validation import Interval
 
+from milab_widgets._sklearn_private import Interval, fit_context
 from milab_widgets.core.parallel import within_free_cores
 from milab_widgets.exceptions import InputError
 from milab_widgets.oneclass.ensembles import (
@@ -264,7 +263,7 @@ class CDVSESVDD(_SphereEnsemble):
         self.random_state = random_state
 
     @within_free_cores
-    @_fit_context(prefer_skip_nested_validation=True)
+    @fit_context(prefer_skip_nested_validation=True)
     def fit(self, X, y=None, spheres: Spheres | None = None):
         """Fit M bootstrap SVDDs (or reuse ``spheres``), then weight and select them.
 

@@ -10,9 +10,9 @@ from __future__ import annotations
 from numbers import Integral
 
 import numpy as np
-from sklearn.base import BaseEstimator, _fit_context
-from sklearn.utils._param_validation import Interval
+from sklearn.base import BaseEstimator
 
+from milab_widgets._sklearn_private import Interval, fit_context
 from milab_widgets.core.parallel import within_free_cores
 from milab_widgets.data.arrays import as_oneclass_labels, check_features
 from milab_widgets.exceptions import InputError
@@ -137,7 +137,7 @@ class BaggingSVDD(_SphereEnsemble):
         self.random_state = random_state
 
     @within_free_cores
-    @_fit_context(prefer_skip_nested_validation=True)
+    @fit_context(prefer_skip_nested_validation=True)
     def fit(self, X, y=None):
         """Fit the M bootstrap SVDDs.
 
@@ -250,7 +250,7 @@ class AdaBoostSVDD(_SphereEnsemble):
         self.tol = tol
 
     @within_free_cores
-    @_fit_context(prefer_skip_nested_validation=True)
+    @fit_context(prefer_skip_nested_validation=True)
     def fit(self, X, y=None):
         """Boost SVDDs on X with the labels y.
 

@@ -56,11 +56,11 @@ from dataclasses import dataclass
 from numbers import Integral
 
 import numpy as np
-from sklearn.base import BaseEstimator, _fit_context
+from sklearn.base import BaseEstimator
 from sklearn.exceptions import ConvergenceWarning
 from sklearn.metrics.pairwise import rbf_kernel
-from sklearn.utils._param_validation import Interval
 
+from milab_widgets._sklearn_private import Interval, fit_context
 from milab_widgets.core.parallel import blas_for_rows, within_free_cores
 from milab_widgets.core.svdd import smo_svdd
 from milab_widgets.data.arrays import check_features
@@ -229,7 +229,7 @@ class SVDD(ScoreOffsetOutlierMixin, BaseEstimator):
         self.cache_mb = cache_mb
 
     @within_free_cores
-    @_fit_context(prefer_skip_nested_validation=True)
+    @fit_context(prefer_skip_nested_validation=True)
     def fit(self, X, y=None, sample_weight=None):
         """Find the smallest sphere holding the (weighted) training samples.
 

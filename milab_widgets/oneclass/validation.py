@@ -10,8 +10,8 @@ from __future__ import annotations
 from numbers import Real
 
 import numpy as np
-from sklearn.utils._param_validation import Interval
 
+from milab_widgets._sklearn_private import Interval
 from milab_widgets.data.arrays import as_oneclass_labels as check_labels  # re-exported
 from milab_widgets.exceptions import InputError
 

@@ -43,6 +43,8 @@ import anywidget
 import ipywidgets as widgets
 import traitlets
 
+from milab_widgets.charts.theme import vega_lite_version
+
 __all__ = ["LiveChart", "SharedVegaChart", "VegaLibrary", "vega_library"]
 
 #: vega-embed options: SVG marks (each mark a DOM element: crisp, and a browser test can
@@ -89,9 +91,8 @@ def _modules() -> tuple[str, str]:
     About 1.5 s (the bundling), once per process."""
     import vl_convert as vlc
     from altair.jupyter.jupyter_chart import load_js_src
-    from altair.utils._importers import vl_version_for_vl_convert
 
-    vl_version = vl_version_for_vl_convert()
+    vl_version = vega_lite_version()
     key = f"milab-widgets: vl-convert {vlc.__version__}, Vega-Lite {vl_version}"
     library = vlc.javascript_bundle(_LIBRARY_JS.replace("KEY", key), vl_version=vl_version)
     return library, SHARED_CHART_ESM.replace("KEY", key) + _without_imports(load_js_src())

@@ -32,13 +32,16 @@ import uuid
 from collections.abc import Callable, Sequence
 
 import ipywidgets as widgets
-from ipywidgets.widgets.widget import _instances  # the kernel's widgets by model id
+
+# The kernel's open widgets by model id: ipywidgets' private registry, read only here
+# (open_widgets); pyproject.toml bounds ipywidgets to the major series it is known in.
+from ipywidgets.widgets.widget import _instances
 
 from milab_widgets.charts.theme import chart_image, without_tooltips
 from milab_widgets.widgets.entries import readout_text
 from milab_widgets.widgets.revive import display_with_note, note_bundle
 
-__all__ = ["QUIET_SECONDS", "SNAPSHOT_CLASS", "Snapshot", "display_with_snapshot",
+__all__ = ["QUIET_SECONDS", "SNAPSHOT_CLASS", "Snapshot", "display_with_snapshot", "open_widgets",
            "snapshot_html"]
 
 #: Seconds without a change in the lab before its snapshot is rendered again.
@@ -117,11 +120,16 @@ def _control_value(widget) -> list[str]:
     return [f"<span><b>{html.escape(description)}</b>: {html.escape(str(value))}</span>"]
 
 
+def open_widgets() -> dict:
+    """The kernel's open widgets by model id (a closed widget leaves it)."""
+    return _instances
+
+
 def _output_parts(output: dict) -> list[str]:
     """One output of an Output widget (as the front end synced it back) as HTML."""
     data = output.get("data", {})
     if _WIDGET_VIEW in data:
-        shown = _instances.get(data[_WIDGET_VIEW].get("model_id"))
+        shown = open_widgets().get(data[_WIDGET_VIEW].get("model_id"))
         return _rendered(shown) if shown is not None else []
     if "text/html" in data:
         return [f"<div>{_text(data['text/html'])}</div>"]

@@ -4,8 +4,8 @@ the argument and the allowed values; and the functions' silent-result cases of i
 
 import numpy as np
 import pytest
-from sklearn.utils._param_validation import InvalidParameterError
 
+from milab_widgets._sklearn_private import InvalidParameterError
 from milab_widgets.data.image_bags import kmeans_segment_bags, lbp_bags, patch_bags, sift_bags
 from milab_widgets.data.synthetic_bags import synthetic_two_view_bags
 from milab_widgets.data.synthetic_oneclass import sine_noise, square_noise

@@ -4,8 +4,8 @@ scikit-learn's InvalidParameterError naming the parameter and the allowed values
 
 import numpy as np
 import pytest
-from sklearn.utils._param_validation import InvalidParameterError, generate_invalid_param_val
 
+from milab_widgets._sklearn_private import InvalidParameterError, generate_invalid_param_val
 from tests.bad_input.cases import fit_data, make, public_estimators
 
 ESTIMATORS = public_estimators()
@@ -38,7 +38,7 @@ def _bad_values(cls):
 
 
 def _accepts(constraint, value) -> bool:
-    from sklearn.utils._param_validation import make_constraint
+    from milab_widgets._sklearn_private import make_constraint
     return make_constraint(constraint).is_satisfied_by(value)
 
 

@@ -8,8 +8,8 @@ import warnings
 import numpy as np
 import pytest
 from sklearn.exceptions import ConvergenceWarning
-from sklearn.utils._param_validation import InvalidParameterError
 
+from milab_widgets._sklearn_private import InvalidParameterError
 from milab_widgets.mil import golden_section_maximize, tune_alpha_nca
 
 D = np.array([[0.0, 1.0, 2.0], [1.0, 0.0, 1.5], [2.0, 1.5, 0.0]])

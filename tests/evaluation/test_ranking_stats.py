@@ -4,8 +4,8 @@ import numpy as np
 import pandas as pd
 import pytest
 from scipy import stats
-from sklearn.utils._param_validation import InvalidParameterError
 
+from milab_widgets._sklearn_private import InvalidParameterError
 from milab_widgets.evaluation import friedman_test, nemenyi_cd
 from milab_widgets.evaluation.ranking_stats import nemenyi_q, rank_methods
 from milab_widgets.exceptions import InputError

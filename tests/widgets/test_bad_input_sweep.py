@@ -43,10 +43,10 @@ from pathlib import Path
 
 import ipywidgets as widgets
 import pytest
-from sklearn.utils._param_validation import InvalidParameterError
 from traitlets import TraitError
 
 import milab_widgets.charts
+from milab_widgets._sklearn_private import InvalidParameterError
 from milab_widgets.data.home import locate
 from milab_widgets.data.registry import REGISTRY
 from milab_widgets.exceptions import MilabError

@@ -4,7 +4,6 @@ widget state (issue 33: 183 stale models, 7.4 MB, in a saved lab)."""
 
 import ipywidgets as widgets
 import pytest
-from ipywidgets.widgets.widget import _instances  # the kernel's live widgets by model id
 
 from milab_widgets.widgets.base import (
     clear_shown,
@@ -14,13 +13,14 @@ from milab_widgets.widgets.base import (
     show_table,
 )
 from milab_widgets.widgets.lab import LAB_PANELS, Lab
+from milab_widgets.widgets.snapshot import open_widgets
 
 REDRAWS = 50
 
 
 def live(widget) -> bool:
-    """Open in the kernel (closing drops the comm and the model from ``_instances``)."""
-    return widget.comm is not None and widget.model_id in _instances
+    """Open in the kernel (closing drops the comm and the model from the open widgets)."""
+    return widget.comm is not None and widget.model_id in open_widgets()
 
 
 def test_close_tree_closes_children_layouts_and_styles():
@@ -49,11 +49,11 @@ def test_a_table_and_a_chart_image_leave_no_widget_behind_after_fifty_redraws():
     output = widgets.Output()
     chart = alt.Chart(pd.DataFrame({"x": [1, 2]})).mark_point().encode(x="x")
     show_table(output, pd.DataFrame({"a": [1.0]}), caption="<b>c</b>", legend="l")
-    before = len(_instances)
+    before = len(open_widgets())
     for _ in range(REDRAWS):
         show_table(output, pd.DataFrame({"a": [1.0]}), caption="<b>c</b>", legend="l")
     show_chart_image(output, chart)
-    assert len(_instances) == before - 4  # caption and legend (each with layout, style) gone,
+    assert len(open_widgets()) == before - 4  # caption and legend (each with layout, style) gone,
     # the image (with its layout) shown instead
 
 
@@ -77,8 +77,8 @@ def test_fifty_redraws_of_every_panel_keep_the_number_of_live_widgets(require_da
     mfsef = lab.panels["MFSEF"]
     mfsef.methods.value, mfsef.max_features.value, mfsef.steps.value = ("MFSEF",), 8, 2
     redraw_every_panel(lab)
-    before = len(_instances)
+    before = len(open_widgets())
     for _ in range(REDRAWS):
         redraw_every_panel(lab)
     assert [panel.last_error for panel in lab.panels.values()] == [None] * len(LAB_PANELS)
-    assert len(_instances) == before
+    assert len(open_widgets()) == before
