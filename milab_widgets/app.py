@@ -6,7 +6,9 @@ so a wheel has it -- in a fresh kernel for each visitor and shows its outputs, n
 code. The page is the lab itself, at the root URL ``http://127.0.0.1:N/``, listening on
 127.0.0.1 only (the kernel runs Python as the user who started it: not for a shared
 network). Its JavaScript (the widgets, the panels' offline charts) is served by Voilà
-itself, so the page works with no internet access (``tests/browser/test_app.py``).
+itself, so the page works with no internet access (``tests/browser/test_app.py``); the page
+template (:data:`APP_TEMPLATE`) is Voilà's "lab" one without the two Font Awesome
+stylesheets it links from a CDN, whose icons Voilà's bundle already holds.
 
 >>> from milab_widgets.app import voila_arguments
 >>> voila_arguments(8866)[-3:]
@@ -23,10 +25,12 @@ from pathlib import Path
 from milab_widgets.data.home import pin_data_home
 from milab_widgets.exceptions import MilabError
 
-__all__ = ["APP_NOTEBOOK", "DEFAULT_PORT", "serve", "voila_arguments"]
+__all__ = ["APP_NOTEBOOK", "APP_TEMPLATE", "DEFAULT_PORT", "serve", "voila_arguments"]
 
 #: The notebook Voilà serves: a title and ``lab()``.
 APP_NOTEBOOK = Path(str(files("milab_widgets") / "lab.ipynb"))
+#: The folder of the page template, searched before Voilà's own templates.
+APP_TEMPLATE = Path(str(files("milab_widgets") / "app_template"))
 #: Voilà's own default port.
 DEFAULT_PORT = 8866
 HOST = "127.0.0.1"
@@ -64,6 +68,13 @@ def serve(port: int = DEFAULT_PORT) -> None:
     except ImportError:
         raise AppError("Voilà is not installed: pip install voila (a dependency of "
                        "milab-widgets; reinstall it).") from None
+    class MilabVoila(Voila):
+        """Voilà with the app's page template found first."""
+
+        def setup_template_dirs(self):
+            super().setup_template_dirs()
+            self.template_paths = [str(APP_TEMPLATE), *self.template_paths]
+
     pin_data_home()  # Voila's kernels start in the package's folder
     print(f"milab app: the lab at http://{HOST}:{port}/ (Ctrl+C stops it)", flush=True)
-    Voila.launch_instance(argv=voila_arguments(port))
+    MilabVoila.launch_instance(argv=voila_arguments(port))
