@@ -33,7 +33,7 @@ from milab_widgets.papers import (
     PAPERS,
     RUN_RECORD,
     WATCHDOG_LOG,
-    notebooks_dir,
+    notebook_source,
 )
 
 __all__ = [
@@ -86,7 +86,7 @@ def execute(paper: str, folder: Path, quick: bool, seed: int) -> None:
 
     pin_data_home()  # the kernel starts in the output folder
     papermill.execute_notebook(
-        str(notebooks_dir() / PAPERS[paper]), str(folder / PAPERS[paper]),
+        str(notebook_source(paper)), str(folder / PAPERS[paper]),
         parameters={"quick": quick, "seed": seed, "output_dir": str(folder)},
         cwd=str(folder), progress_bar=False, kernel_name="python3", engine_name=ENGINE_NAME,
         kernel_manager_class=logging_kernel_manager(folder / KERNEL_LOG, folder / KERNEL_PID),

@@ -19,7 +19,7 @@ Everything is read from what the notebooks wrote, nothing is recomputed, so
   claims lead, the project's own checks follow under their own heading; claims the data
   could not test are counted apart, as are exact checks. A ``claims.csv`` of the older
   format (without those columns) is refused, with the command that regenerates it;
-* the tables and chart each paper declares in :data:`HEADLINES`.
+* the tables and chart each paper's record declares (``Paper.headlines``).
 
 The one thing the report draws itself is each paper's forest plot of its claims
 (``<output>/verdicts/<paper>.png``, from ``claims.csv``), so every paper has one.
@@ -63,10 +63,11 @@ from milab_widgets.markup import (
     to_html,
     to_markdown,
 )
-from milab_widgets.papers import PAPERS, read_json, read_run_record, read_settings
+from milab_widgets.papers import PAPERS, read_json, read_run_record, read_settings, registered
+from milab_widgets.papers.spec import Headlines
 
 __all__ = [
-    "Headline", "PaperSpec", "PaperResult", "read_result", "read_notebook", "read_table",
+    "PaperResult", "read_result", "read_notebook", "read_table",
     "not_run_reason", "old_format_message", "plural", "reproduced_text", "verdicts_text",
     "counts_sentence", "overview_counts", "claim_rows", "p_text", "forest_figure",
     "forest_plot", "readable", "duration", "mode", "reproduce_commands", "report_blocks",
@@ -76,76 +77,6 @@ __all__ = [
 ]
 
 TITLE = "milab-widgets: reproduction report"
-
-
-@dataclass(frozen=True)
-class Headline:
-    """A table a paper's notebook writes as ``<stem>.csv``, and what it shows."""
-
-    stem: str
-    caption: str
-    collapsed: bool = False
-
-
-@dataclass(frozen=True)
-class PaperSpec:
-    """What the report shows of one paper: its headline tables, its main chart (the first
-    of ``charts`` written, as ``<stem>.png``) and what a reader must know to compare."""
-
-    tables: tuple[Headline, ...]
-    charts: tuple[str, ...]
-    note: str = ""
-
-
-HEADLINES: dict[str, PaperSpec] = {
-    "intH": PaperSpec(
-        (Headline("paper_comparison", "Citation-KNN + minH beside the published accuracy "
-                  "(Wang & Zucker 2000), under three protocols"),
-         Headline("table3", "Table 3: accuracy (%, mean ± std over the outer folds)"),
-         Headline("table4_milweb", "Table 4 (deviation): MILWEB user 1, cross-validated")),
-        ("table3", "claims"),
-        "The paper's Tables 3-4 values are not in its extracted text: the published "
-        "Citation-KNN + minH accuracy is the number set beside ours, and the paper's claims "
-        "(rankings between the distances) are tested below."),
-    "CDVSE": PaperSpec(
-        (Headline("table4_test", "Table 4: test g-mean (%), ours beside the paper's"),
-         Headline("synthetic", "Figs. 2-3: the artificial sets (g-mean), ours and the paper's"),
-         Headline("table3_train", "Table 3: training g-mean (%), ours beside the paper's",
-                  collapsed=True),
-         Headline("table2_parameters", "Table 2: selected parameters and ensemble size, ours "
-                  "and the paper's", collapsed=True)),
-        ("table4_test", "fig2_sine_noise")),
-    "MFSEF": PaperSpec(
-        (Headline("paper_comparison", "Rank of MFSEF per dataset and metric: the paper's and "
-                  "ours (Tables 2-5, 10 % of the features)"),
-         Headline("summary", "Average ranks over the datasets, Friedman test and Nemenyi CD",
-                  collapsed=True),
-         Headline("table2_AP", "Table 2: average precision (rank)", collapsed=True),
-         Headline("table3_HL", "Table 3: Hamming loss (rank)", collapsed=True),
-         Headline("table4_RL", "Table 4: ranking loss (rank)", collapsed=True),
-         Headline("table5_OE", "Table 5: one-error (rank)", collapsed=True)),
-        ("fig5_cd_diagrams", "ranks_by_size")),
-    "LSkMDDM": PaperSpec(
-        (Headline("fig4_speed", "Fig. 4: time and speed-up over kMDDM (eig) at the largest "
-                  "training size, and the angle to the exact solution"),
-         Headline("table7_rcv1", "Table 7: RCV1"),
-         Headline("table3_4_auc_f1", "Tables 3-4: AUC, macro-F1, micro-F1 on the Yahoo sets",
-                  collapsed=True),
-         Headline("table5_6_ranking", "Tables 5-6: ranking metrics on the Yahoo sets",
-                  collapsed=True)),
-        ("fig4_time", "tables3_4", "table2"),
-        "The paper's tables were lost in extraction: there are no published numbers to set "
-        "ours beside, only the claims its text makes."),
-    "TwoViewMIC": PaperSpec(
-        (Headline("paper_comparison", "Best method and its margin (points): the paper's quoted "
-                  "ones beside ours (digits-a)"),
-         Headline("table1_digits-a", "Table 1: ACC (%) on digits-a"),
-         Headline("table2_digits-b", "Table 2: ACC (%) on digits-b")),
-        ("table1_digits-a", "fig1_ker1_grid"),
-        "The data are scikit-learn's handwritten digits made into two-view bags, a stand-in "
-        "for NUS-WIDE; the paper's tables were lost, so only its quoted margins are set "
-        "beside ours. Accuracy effects are fractions (0-1)."),
-}
 
 
 @dataclass(frozen=True, eq=False)
@@ -557,7 +488,7 @@ def paper_blocks(result: PaperResult, output_label: str) -> list:
                  if result.notebook else "no executed notebook was written")
         label = "Interrupted (partial)" if result.interrupted else "Failed"
         return blocks + [Text(f"**{label}**: `{result.error}`; {where}.")]
-    spec = HEADLINES[result.paper]
+    spec = registered()[result.paper].headlines
     blocks += [Text(run_line(result, output_label))]
     if spec.note:
         blocks.append(Text(f"*{spec.note}*"))
@@ -628,7 +559,7 @@ def case_rows(cases: pd.DataFrame) -> pd.DataFrame:
     }, index=cases.index).join(readable(cases[extra]))
 
 
-def headline_blocks(result: PaperResult, spec: PaperSpec) -> list:
+def headline_blocks(result: PaperResult, spec: Headlines) -> list:
     """The paper's headline tables; one that was not written, or has no rows, is named
     with why it was not run instead of being shown as a result."""
     blocks = []
@@ -643,7 +574,7 @@ def headline_blocks(result: PaperResult, spec: PaperSpec) -> list:
     return blocks
 
 
-def chart_blocks(result: PaperResult, spec: PaperSpec) -> list:
+def chart_blocks(result: PaperResult, spec: Headlines) -> list:
     written = [stem for stem in spec.charts if (result.folder / f"{stem}.png").is_file()]
     if not written:
         return []

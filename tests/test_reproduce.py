@@ -160,7 +160,7 @@ def test_report_shows_claims_paper_numbers_chart_and_skips_in_markdown_and_html(
     assert "[![intH: table3](intH/table3.png)](intH/table3.png)" in md
     assert '<img src="intH/table3.png"' in html
     assert "`milab reproduce intH CDVSE --output " in md
-    assert "Not in this folder: MFSEF, LSkMDDM, TwoViewMIC" in md
+    assert "Not in this folder: MFSEF, TwoViewMIC, LSkMDDM" in md
 
 
 def test_report_names_failed_and_missing_papers_and_where_the_traceback_is(two_papers):
@@ -312,8 +312,8 @@ def test_full_and_seed_reach_the_notebooks(fake_workers, tmp_path):
 @pytest.mark.parametrize("argv, message", [
     ([], "give PAPER names or --all (not both)"),
     (["intH", "--all"], "give PAPER names or --all (not both)"),
-    (["intH", "tigre"], ("unknown paper(s) tigre; choose from intH, CDVSE, MFSEF, LSkMDDM, "
-                         "TwoViewMIC (any case), or --all.")),
+    (["intH", "tigre"], ("unknown paper(s) tigre; choose from intH, CDVSE, MFSEF, TwoViewMIC, "
+                         "LSkMDDM (any case), or --all.")),
     (["intH", "--jobs", "0"], "argument --jobs: expected a whole number >= 1, got '0'"),
 ])
 def test_reproduce_usage_errors_exit_2_and_run_nothing(argv, message, fake_workers, capsys):

@@ -29,28 +29,11 @@ from docutils.statemachine import StringList
 from sphinx import addnodes
 from sphinx.util.docutils import SphinxDirective
 
-#: The papers' objects by their names in docs/api/index.md (the part after the subpackage).
-PAPER_API = {
-    "intH": ("BagDataset", "CitationKNN", "BagKNN", "bag_distances", "integrated_distance",
-             "adapted_distance", "metric_distance", "nearest_bags", "tune_alpha_nca",
-             "nca_objective", "nca_alpha_curve", "golden_section_maximize", "IntHPanel",
-             "inth.run"),
-    "CDVSE": ("SVDD", "Spheres", "BaggingSVDD", "AdaBoostSVDD", "CDVSESVDD", "g_mean",
-              "oneclass.OneClassDataset", "synthetic_oneclass.sine_noise",
-              "synthetic_oneclass.square_noise", "CDVSEPanel", "cdvse.run"),
-    "MFSEF": ("MFSEF", "MFSLS", "PMU", "Discretizer", "MLkNN", "friedman_test", "nemenyi_cd",
-              "multilabel.MultiLabelDataset", "MFSEFPanel", "mfsef.run"),
-    "TwoViewMIC": ("TwoViewMIClustering", "BAMIC", "MinimaxKernel", "MixtureModelKernel",
-                   "bag_kernel_factors", "bag_kernel_matrices", "clustering_accuracy",
-                   "synthetic_bags.synthetic_two_view_bags", "image_bags.digits_two_view",
-                   "image_bags.image_bags", "twoview_files.TwoViewBags",
-                   "twoview_files.read_two_view_folder", "twoview_files.write_two_view_folder",
-                   "TwoViewPanel", "twoview.run"),
-    "LSkMDDM": ("KernelMDDM", "MDDMRanking", "MLkNN", "average_precision", "coverage",
-                "evaluate", "hamming_loss", "macro_auc", "macro_f1", "micro_f1", "one_error",
-                "ranking_loss", "multilabel.MultiLabelDataset", "LSkMDDMPanel",
-                "lskmddm.run"),
-}
+from milab_widgets.papers import registered
+
+#: The papers' objects by their names in docs/api/index.md (the part after the subpackage),
+#: from the papers' records (``Paper.api``; milab_widgets.papers).
+PAPER_API = {short: paper.api for short, paper in registered().items()}
 
 #: Where the user guide explains an object: a label (``ref:``) or a page (``doc:``).
 GUIDE = {

@@ -31,15 +31,12 @@ from docutils import nodes
 from sphinx import addnodes
 from sphinx.util.docutils import SphinxDirective
 
-PAPERS = ("intH", "CDVSE", "MFSEF", "TwoViewMIC", "LSkMDDM")
+from milab_widgets.papers import registered
+
+#: The papers in the site's order, from their records (milab_widgets.papers).
+PAPERS = tuple(registered())
 #: Each paper's main chart (reports/<paper>/<name>.png) and what it shows.
-MAIN_CHARTS = {
-    "intH": ("table3", "Table 3: Citation-KNN and KNN accuracy with five bag distances"),
-    "CDVSE": ("table4_test", "Table 4: test G-mean of SVDD and its ensembles"),
-    "MFSEF": ("fig4_arts", "Fig. 4: ML-kNN quality against the number of features kept"),
-    "TwoViewMIC": ("fig1_ker1_grid", "Fig. 1: clustering accuracy over the (alpha, beta) grid"),
-    "LSkMDDM": ("fig1_macroAUC", "Fig. 1: macro AUC against the projected dimension"),
-}
+MAIN_CHARTS = {short: paper.gallery_chart for short, paper in registered().items()}
 #: An absolute path of the machine that ran a notebook, up to the notebooks' folder or a
 #: paper's output folder.
 MACHINE_PATH = re.compile(

@@ -35,19 +35,11 @@ from docutils import nodes
 from docutils.parsers.rst import Directive, directives
 from docutils.statemachine import StringList
 
-#: The papers in the order of the site, each with its citation (authors, title, venue, year).
-PAPERS = {
-    "intH": "Integrated (mixed) Hausdorff distance for multi-instance learning, "
-            "Journal of Shandong University (Engineering Science), 2016",
-    "CDVSE": "Xing & Wei, \"Selective ensemble of SVDDs based on correntropy and distance "
-             "variance\", Computer Science 43(5), 2016",
-    "MFSEF": "Cheng, Song, Wang & Qian, \"Multi-label feature selection algorithm based on "
-             "conditional mutual information of expert feature\", Journal of Computer "
-             "Applications 40(2), 2020",
-    "TwoViewMIC": "Cai & Liu, \"A semi-supervised two-view multiple-instance clustering "
-                  "model\", Journal of Guangdong University of Technology 38(3), 2021",
-    "LSkMDDM": "Qiu, kernel MDDM as a least-squares problem (LSkMDDM, rLSkMDDM, OLSkMDDM)",
-}
+from milab_widgets.papers import registered
+
+#: The papers in the order of the site, each with its short reference (authors, title,
+#: venue, year), from the papers' records (milab_widgets.papers).
+PAPERS = {short: paper.reference() for short, paper in registered().items()}
 
 
 #: "mean ± spread" with a spread that is zero to every printed digit.

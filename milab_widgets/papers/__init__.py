@@ -1,4 +1,5 @@
-"""The papers' registry and the layout of a paper's output folder.
+"""The papers (each a :class:`~milab_widgets.papers.spec.Paper` record, registered through
+entry points: :mod:`milab_widgets.papers.registry`) and the layout of a paper's output folder.
 
 Both the runner (:mod:`milab_widgets.reproduce`) and the report (:mod:`milab_widgets.report`)
 read these; they sit below both, so neither imports the other for them.
@@ -14,15 +15,19 @@ from __future__ import annotations
 import json
 import os
 from collections.abc import Iterable
+from importlib import resources
 from pathlib import Path
 
 from milab_widgets.exceptions import InputError, MilabError
+from milab_widgets.papers.registry import registered
+from milab_widgets.papers.spec import Paper
 
-__all__ = ["notebooks_dir", "paper_names", "read_json", "read_settings", "read_run_record"]
+__all__ = ["PAPERS", "Paper", "notebook_source", "notebooks_dir", "paper_names", "read_json",
+           "read_settings", "read_run_record", "registered"]
 
-#: Paper short name -> notebook file name, in the order `milab reproduce` runs them.
-PAPERS = {"intH": "intH.ipynb", "CDVSE": "CDVSE.ipynb", "MFSEF": "MFSEF.ipynb",
-          "LSkMDDM": "LSkMDDM.ipynb", "TwoViewMIC": "TwoViewMIC.ipynb"}
+#: Paper short name -> notebook file name, for every registered paper in its order (the
+#: order of the lab's tabs, of `milab reproduce`'s runs and of the report).
+PAPERS = {short: paper.notebook for short, paper in registered().items()}
 
 #: The file in each paper's folder that receives its kernel's log lines.
 KERNEL_LOG = "kernel.log"
@@ -43,7 +48,7 @@ WORKER_LOG = "runner.log"
 def notebooks_dir() -> Path:
     """The papers' notebooks folder: $MILAB_NOTEBOOKS if set, else the installed package's
     (a wheel ships notebooks/ as milab_widgets/notebooks), else the source checkout's."""
-    package = Path(__file__).resolve().parent
+    package = Path(__file__).resolve().parents[1]  # milab_widgets/
     if "MILAB_NOTEBOOKS" in os.environ:
         candidates = [Path(os.environ["MILAB_NOTEBOOKS"])]
     else:
@@ -56,6 +61,15 @@ def notebooks_dir() -> Path:
         "(its wheel ships them), install a source checkout (pip install -e .), or set "
         "MILAB_NOTEBOOKS to the folder holding the notebooks."
     )
+
+
+def notebook_source(paper: str) -> Path:
+    """The notebook ``milab reproduce`` runs for ``paper``: in the project's notebooks folder
+    (:func:`notebooks_dir`), or in a plugin's own package (``Paper.notebook_package``)."""
+    spec = registered()[paper]
+    if spec.notebook_package is None:
+        return notebooks_dir() / spec.notebook
+    return Path(str(resources.files(spec.notebook_package) / spec.notebook))
 
 
 def paper_names(names: Iterable[str]) -> list[str]:

@@ -292,7 +292,7 @@ class Panel(widgets.VBox):
     outputs : sequence of widgets
         Where results go (``ipywidgets.Output``, ``HTML``, :class:`LiveChart`, ...).
     paper : str, optional
-        The paper's short name (a key of :data:`~milab_widgets.widgets.papers.PAPERS`):
+        The paper's short name (a key of :data:`~milab_widgets.papers.PAPERS`):
         the header then names the paper by authors, title, venue and year.
     **kwargs
         Passed to ``ipywidgets.VBox`` (layout, for example).

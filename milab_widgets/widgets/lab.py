@@ -2,7 +2,7 @@
 
 A panel loads data and fits models when it is built, so each tab builds its panel the first
 time it is opened; switching back shows the same panel, with everything the user set still
-in place. :func:`lab` returns at once, importing nothing beyond ipywidgets: the first tab
+in place. :func:`lab` returns at once, importing nothing beyond ipywidgets and the papers' records: the first tab
 says it is loading and its panel is built when JupyterLab has drawn the lab (the front end
 reports the new view, the kernel then builds the panel), so the lab is on screen before
 Altair, numba or any dataset is loaded.
@@ -19,18 +19,14 @@ from importlib import import_module
 
 import ipywidgets as widgets
 
+from milab_widgets.papers import registered
+
 __all__ = ["LAB_PANELS", "Lab", "lab", "in_jupyter_kernel"]
 
-#: Tab title -> (module, panel class), in the order the papers appear in the README. Titles
-#: are the papers' short names (longer ones are cut off in JupyterLab's tab bar); each
-#: panel's header names the paper.
-LAB_PANELS = {
-    "intH": ("milab_widgets.widgets.inth", "IntHPanel"),
-    "CDVSE": ("milab_widgets.widgets.cdvse", "CDVSEPanel"),
-    "MFSEF": ("milab_widgets.widgets.mfsef", "MFSEFPanel"),
-    "TwoViewMIC": ("milab_widgets.widgets.twoview", "TwoViewPanel"),
-    "LSkMDDM": ("milab_widgets.widgets.lskmddm", "LSkMDDMPanel"),
-}
+#: Tab title -> (module, panel class), one per registered paper in its order (its record's
+#: ``panel``; :mod:`milab_widgets.papers`). Titles are the papers' short names (longer ones
+#: are cut off in JupyterLab's tab bar); each panel's header names the paper.
+LAB_PANELS = {short: paper.panel_class() for short, paper in registered().items()}
 
 #: What ``lab()`` prints outside a Jupyter kernel (one line, no widget repr).
 NOT_IN_JUPYTER = ("milab lab(): the lab is a set of Jupyter widgets and needs a Jupyter front "

@@ -64,6 +64,7 @@ from urllib.parse import quote
 
 import nbformat
 
+from milab_widgets.widgets.lab import LAB_PANELS
 from milab_widgets.widgets.revive import revive_note
 from tests.browser.check_jupyterlab import (
     BAD_OUTPUT_TEXT,
@@ -102,7 +103,7 @@ WIDGET_STATE = "application/vnd.jupyter.widget-state+json"
 WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
 #: An executed report notebook (milab reproduce) whose panel cell holds its stored state.
 REPORT = ROOT / "reports" / "intH" / "intH.ipynb"
-TABS = ("intH", "CDVSE", "MFSEF", "TwoViewMIC", "LSkMDDM")
+TABS = tuple(LAB_PANELS)  # the lab's tabs, one per registered paper
 #: More characters than any module but vl-convert's Vega bundle (0.9 MB).
 BUNDLE_SIZE = 100_000
 #: Clicks on intH's heatmap before the save, each redrawing the clicked bag's table.

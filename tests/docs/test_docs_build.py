@@ -11,6 +11,8 @@ from pathlib import Path
 
 import pytest
 
+from milab_widgets.papers import PAPERS
+
 ROOT = Path(__file__).resolve().parents[2]
 DOCS = ROOT / "docs"
 INTERNAL_NUMBER = re.compile(r"\bseeds? ?0\d\d\b|\bseed's\b|\bthe seeds?\b", re.IGNORECASE)
@@ -52,7 +54,7 @@ def test_the_documentation_builds_with_warnings_as_errors(built_docs):
     # download of the notebook (a copy without machine paths); no Binder button while
     # milab_binder_repository is empty.
     index = (out / "gallery" / "index.html").read_text(encoding="utf-8")
-    for paper in ("intH", "CDVSE", "MFSEF", "TwoViewMIC", "LSkMDDM"):
+    for paper in PAPERS:
         assert f'href="notebooks/{paper}.html"><img' in index, paper
         download = re.search(rf'href="../(_downloads/\w+/{paper}\.ipynb)"><span>Download', index)
         assert download and (out / download[1]).is_file(), paper

@@ -36,7 +36,7 @@ def test_the_package_list_names_every_package_of_the_source_tree():
 def test_notebooks_dir_prefers_the_variable_then_the_package_then_the_checkout(
         tmp_path, monkeypatch):
     checkout = tmp_path.resolve() / "checkout"
-    module = checkout / "milab_widgets" / "papers.py"
+    module = checkout / "milab_widgets" / "papers" / "__init__.py"
     module.parent.mkdir(parents=True)
     monkeypatch.setattr(papers, "__file__", str(module))
     monkeypatch.delenv("MILAB_NOTEBOOKS", raising=False)

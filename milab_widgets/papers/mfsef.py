@@ -1,0 +1,34 @@
+"""MFSEF: the paper's record (:class:`~milab_widgets.papers.spec.Paper`), registered in
+the ``milab_widgets.papers`` entry-point group by the project's pyproject.toml."""
+
+from milab_widgets.papers.spec import Headline, Headlines, Paper
+
+__all__ = ["SPEC"]
+
+SPEC = Paper(
+    short="MFSEF",
+    setting="multi-label",
+    authors="Cheng Yusheng, Song Fan, Wang Yibin, Qian Kun",
+    cited_as="Cheng, Song, Wang & Qian",
+    title=("Multi-label feature selection algorithm based on conditional mutual information of"
+           " expert feature"),
+    venue="Journal of Computer Applications 40(2): 503-509, 2020",
+    doi="10.11772/j.issn.1001-9081.2019091626",
+    notebook="MFSEF.ipynb",
+    panel="milab_widgets.widgets.mfsef:MFSEFPanel",
+    order=3,
+    headlines=Headlines(
+        (Headline("paper_comparison", "Rank of MFSEF per dataset and metric: the paper's and "
+                  "ours (Tables 2-5, 10 % of the features)"),
+         Headline("summary", "Average ranks over the datasets, Friedman test and Nemenyi CD",
+                  collapsed=True),
+         Headline("table2_AP", "Table 2: average precision (rank)", collapsed=True),
+         Headline("table3_HL", "Table 3: Hamming loss (rank)", collapsed=True),
+         Headline("table4_RL", "Table 4: ranking loss (rank)", collapsed=True),
+         Headline("table5_OE", "Table 5: one-error (rank)", collapsed=True)),
+        ("fig5_cd_diagrams", "ranks_by_size")),
+    gallery_chart=("fig4_arts",
+                   "Fig. 4: ML-kNN quality against the number of features kept"),
+    api=("MFSEF", "MFSLS", "PMU", "Discretizer", "MLkNN", "friedman_test", "nemenyi_cd",
+         "multilabel.MultiLabelDataset", "MFSEFPanel", "mfsef.run"),
+)
