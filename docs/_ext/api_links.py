@@ -135,27 +135,25 @@ def resolve(full_name: str):
 def links_lines(full_name: str, current_module: str = "") -> list[str]:
     """The reStructuredText of an API page's links and methods table (methods named from
     ``current_module``, the page's ``currentmodule``)."""
-    lines = [".. container:: milab-api-links", ""]
+    links = []
     guides = lookup(GUIDE, full_name)
     if guides:
-        lines.append("   **User guide:** " + ", ".join(guide_link(g) for g in guides))
-        lines.append("")
+        links += ["   **User guide:** " + ", ".join(guide_link(g) for g in guides), ""]
     papers = lookup(PAPER_API, full_name)
     if papers:
-        lines.append("   **Paper:** " + ", ".join(f":doc:`/papers/{p}`" for p in papers))
-        lines.append("")
+        links += ["   **Paper:** " + ", ".join(f":doc:`/papers/{p}`" for p in papers), ""]
     examples = example_papers(full_name)
     if examples:
-        lines.append("   **Examples using this:** " + ", ".join(
-            f":doc:`{p} notebook </gallery/notebooks/{p}>`" for p in examples))
-        lines.append("")
+        links += ["   **Examples using this:** " + ", ".join(
+            f":doc:`{p} notebook </gallery/notebooks/{p}>`" for p in examples), ""]
+    lines = [".. container:: milab-api-links", "", *links] if links else []
     target = resolve(full_name)
     if inspect.isclass(target) and (methods := public_methods(target)):
         lines += [".. rubric:: Methods", "", ".. autosummary::", "   :nosignatures:", ""]
         relative = full_name.removeprefix(current_module + ".") if current_module else full_name
         lines += [f"   ~{relative}.{method}" for method in methods]
         lines.append("")
-    return lines if len(lines) > 2 else []
+    return lines
 
 
 class ApiLinks(SphinxDirective):

@@ -13,6 +13,7 @@ require_extra("docs")
 DOCS = Path(__file__).resolve().parents[2] / "docs"
 sys.path.insert(0, str(DOCS / "_ext"))
 
+import api_links  # noqa: E402
 import notebook_gallery  # noqa: E402
 import optional_pages  # noqa: E402
 import plain_docstrings  # noqa: E402
@@ -192,3 +193,14 @@ def test_report_table_reads_a_json_files_records_with_nested_fields_flattened(tm
             report_tables.json_records(path, bad)
     with pytest.raises(ValueError, match="not a column"):
         report_tables.pick_columns(frame, "kernel, median")
+
+
+def test_an_api_page_with_methods_but_no_links_gets_no_empty_container():
+    """A class no guide, paper or notebook names (the papers' record) gets its methods
+    table alone: an empty ``container`` directive fails the -W build."""
+    lines = api_links.links_lines("milab_widgets.papers.spec.Paper", "milab_widgets.papers.spec")
+    assert lines[0] == ".. rubric:: Methods"
+    assert "   ~Paper.citation" in lines
+    linked = api_links.links_lines("milab_widgets.mil.CitationKNN", "milab_widgets.mil")
+    assert linked[:2] == [".. container:: milab-api-links", ""]
+    assert linked[2].startswith("   **User guide:**")
