@@ -5,12 +5,14 @@ from __future__ import annotations
 import altair as alt
 import pandas as pd
 
-from milab_widgets.experiments.inth import CLASSIFIERS, METRICS
+from milab_widgets.papers.inth import SPEC
 
 __all__ = ["accuracy_chart", "sweep_chart"]
 
+CLASSIFIERS = SPEC.vocabulary["classifier"]
+METRICS = SPEC.vocabulary["distance"]
 #: Display order of the distances, minH ... adaH, as in the paper's tables.
-METRIC_ORDER = ["minH", "maxH", "intH", "aveH", "adaH"]
+METRIC_ORDER = list(METRICS.values())
 #: Dataset panels per row: three 190 px panels and the legend fit a 960 px notebook output.
 FACET_COLUMNS = 3
 

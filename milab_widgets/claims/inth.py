@@ -84,15 +84,16 @@ from milab_widgets.claims.scopes import every_case, faster, on_average
 from milab_widgets.data.bags import BagDataset
 from milab_widgets.evaluation.claim_tests import CLAIM_COLUMNS, paired_case
 from milab_widgets.mil.distances import bag_distances
+from milab_widgets.papers.inth import SPEC
 
 __all__ = ["CASE_COLUMNS", "CATALOGUE", "MILWEB_UNTESTED", "SPEED_ROWS", "claim_cases", "claims",
            "fold_cases", "rejudge", "speed_row", "time_ratios"]
 
-FIVE = ("musk1", "musk2", "elephant", "fox", "tiger")
-MILWEB = "web_recommendation_1"
-CLASSIFIERS = {"citation-knn": "Citation-KNN", "knn": "KNN"}
-METRICS = {"min": "minH", "max": "maxH", "integrated": "intH", "average": "aveH",
-           "adapted": "adaH"}
+#: The paper's data sets, classifiers and distances (code -> name), from its record.
+FIVE = SPEC.datasets["table3"]
+(MILWEB,) = SPEC.datasets["milweb"]
+CLASSIFIERS = SPEC.vocabulary["classifier"]
+METRICS = SPEC.vocabulary["distance"]
 #: The columns of ``claim_cases.csv`` after CLAIM_COLUMNS.
 CASE_COLUMNS = ["id", "dataset", "classifier", "method", "rival", "method_accuracy",
                 "rival_accuracy"]

@@ -58,6 +58,7 @@ from milab_widgets.evaluation.timing import alternating_cpu_seconds
 from milab_widgets.experiments.tables import concat_or_empty, load_available, write_tables
 from milab_widgets.mil.distances import bag_distances
 from milab_widgets.mil.neighbors import CitationKNN
+from milab_widgets.papers.inth import SPEC
 
 __all__ = [
     "Settings", "Results", "run", "published_setting", "DistanceSource",
@@ -66,13 +67,14 @@ __all__ = [
     "save_tables",
 ]
 
-TABLE3_DATASETS = ("musk1", "musk2", "elephant", "fox", "tiger")
-MILWEB_DATASETS = ("web_recommendation_1",)
-CLASSIFIERS = {"citation-knn": "Citation-KNN", "knn": "KNN"}
+#: The paper's data sets, classifiers and distances (code -> name), from its record.
+TABLE3_DATASETS = SPEC.datasets["table3"]
+MILWEB_DATASETS = SPEC.datasets["milweb"]
+CLASSIFIERS = SPEC.vocabulary["classifier"]
 #: One row of ``Results.folds``: an outer fold of one method, its selected parameters, accuracy.
 FOLD_COLUMNS = ("classifier", "metric", "fold", "k", "sigma", "alpha", "inner_accuracy", "accuracy",
                 "n_test", "seconds", "dataset")
-METRICS = {"min": "minH", "max": "maxH", "integrated": "intH", "average": "aveH", "adapted": "adaH"}
+METRICS = SPEC.vocabulary["distance"]
 #: One row of ``Results.alpha_timing``: an outer fold of intH with one classifier, the CPU
 #: seconds of its alpha searches and the comparator's choice (:func:`alpha_timing_record`).
 ALPHA_TIMING_COLUMNS = ("dataset", "classifier", "fold", "nca_searches", "nca_seconds",

@@ -14,6 +14,16 @@ SPEC = Paper(
            "learning, its weight tuned by NCA and golden-section search (the text we hold "
            "carries no author line or title)"),
     venue="Journal of Shandong University (Engineering Science), 2016",
+    datasets={"table3": ("musk1", "musk2", "elephant", "fox", "tiger"),
+              "milweb": ("web_recommendation_1",)},
+    vocabulary={
+        # The bag distances in the paper's table order, with their names in words.
+        "distance": {"min": "minH", "max": "maxH", "integrated": "intH", "average": "aveH",
+                     "adapted": "adaH"},
+        "distance in words": {"min": "minimal", "max": "maximal", "integrated": "integrated",
+                              "average": "average", "adapted": "adapted"},
+        "classifier": {"citation-knn": "Citation-KNN", "knn": "KNN"},
+    },
     notebook="intH.ipynb",
     panel="milab_widgets.widgets.inth:IntHPanel",
     order=1,

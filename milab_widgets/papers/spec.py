@@ -71,12 +71,18 @@ class Paper:
         The objects the paper's site page lists (names as in docs/api/index.md).
     doi : str
         The paper's DOI, or "".
+    datasets : dict of str to tuple of str
+        The paper's data sets by the table or experiment that uses them, in its order.
+    vocabulary : dict of str to dict of str to str
+        Per kind of thing the paper compares (its methods, distances, metrics...): code ->
+        display name, in the paper's display order. The experiment, claims, charts and panel
+        of the paper read them here.
 
     Attributes
     ----------
     short, setting, authors, cited_as, title, venue, notebook, panel, order
         As given (the record is frozen).
-    notebook_package, headlines, gallery_chart, api, doi
+    notebook_package, headlines, gallery_chart, api, doi, datasets, vocabulary
         As given.
 
     See Also
@@ -107,6 +113,8 @@ class Paper:
     gallery_chart: tuple[str, str] = ("", "")
     api: tuple[str, ...] = ()
     doi: str = ""
+    datasets: dict[str, tuple[str, ...]] = field(default_factory=dict, hash=False)
+    vocabulary: dict[str, dict[str, str]] = field(default_factory=dict, hash=False)
 
     def citation(self) -> str:
         """The full reference, as a panel's header shows it.

@@ -27,6 +27,7 @@ from milab_widgets.evaluation.splits import stratified_splits
 from milab_widgets.experiments.inth import DistanceSource
 from milab_widgets.mil import metric_distance, nca_alpha_curve, tune_alpha_nca
 from milab_widgets.mil.neighbors import SCALINGS, make_bag_classifier
+from milab_widgets.papers.inth import SPEC
 from milab_widgets.widgets import recipes
 from milab_widgets.widgets.as_code import AsCode
 from milab_widgets.widgets.base import (
@@ -42,10 +43,10 @@ from milab_widgets.widgets.live import LiveChart
 
 __all__ = ["IntHPanel"]
 
-DISTANCES = (("minimal d_minH", "min"), ("maximal d_maxH", "max"),
-             ("integrated d_intH", "integrated"), ("average d_aveH", "average"),
-             ("adapted d_adaH", "adapted"))
-CLASSIFIERS = (("Citation-KNN", "citation-knn"), ("KNN", "knn"))
+#: The dropdowns' (label, value) pairs, from the paper's record ("minimal d_minH", "min").
+DISTANCES = tuple((f"{SPEC.vocabulary['distance in words'][code]} d_{name}", code)
+                  for code, name in SPEC.vocabulary["distance"].items())
+CLASSIFIERS = tuple((name, code) for code, name in SPEC.vocabulary["classifier"].items())
 ALPHA_MODES = (("NCA-tuned", "nca"), ("by hand", "hand"))
 #: Points of the f(alpha) curve.
 CURVE_ALPHAS = np.linspace(0.0, 1.0, 41)
