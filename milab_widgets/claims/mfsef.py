@@ -71,15 +71,15 @@ from milab_widgets.claims.scopes import best_rank, every_case, faster, on_averag
 from milab_widgets.evaluation.claim_tests import CLAIM_COLUMNS, paired_case, rank_gap_case
 from milab_widgets.evaluation.ranking_stats import nemenyi_cd, rank_methods
 from milab_widgets.multilabel.metrics import LOWER_IS_BETTER
+from milab_widgets.papers.mfsef import SPEC
 
 __all__ = ["CATALOGUE", "CASE_COLUMNS", "FIG4_DATASET", "FIG4_MAX_FEATURES", "FIG5_PANELS",
            "PAPER_CD", "PAPER_MFSEF_RANKS", "PAPER_SIGNIFICANT", "claim_cases", "claims",
            "rejudge"]
 
 #: The paper's seven Yahoo sets ("Artificial" is Arts) and its four table metrics.
-DATASETS = ("entertainment", "recreation", "arts", "reference", "health", "business",
-            "computers")
-METRICS = ("AP", "HL", "RL", "OE")
+DATASETS = SPEC.datasets["tables"]
+METRICS = tuple(SPEC.vocabulary["metric"])
 NAMES = {"AP": "average precision", "HL": "Hamming loss", "RL": "ranking loss",
          "OE": "one-error"}
 RIVALS = ("Original", "MDDMspc", "MDDMproj", "PMU", "MFSLS")

@@ -55,6 +55,7 @@ from milab_widgets.experiments.tables import (
 )
 from milab_widgets.multilabel import MFSEF, MFSLS, PMU, MDDMRanking, MLkNN, metrics
 from milab_widgets.multilabel.mlknn import decide
+from milab_widgets.papers.mfsef import SPEC
 
 __all__ = [
     "Settings", "feature_count", "Results", "make_selector", "fit_selectors",
@@ -66,15 +67,12 @@ __all__ = [
 ]
 
 #: The paper's seven Yahoo sets, in its order ("Artificial" is Arts).
-TABLE_DATASETS = ("entertainment", "recreation", "arts", "reference", "health", "business",
-                  "computers")
-#: Table columns, in the paper's order.
-METHODS = ("Original", "MDDMspc", "MDDMproj", "PMU", "MFSLS", "MFSEF")
+#: The paper's data sets, table columns (in its order) and metrics, from its record.
+TABLE_DATASETS = SPEC.datasets["tables"]
+METHODS = tuple(SPEC.vocabulary["method"])
 SELECTORS = METHODS[1:]
-TABLE_METRICS = ("AP", "HL", "RL", "OE")
-METRIC_NAMES = {"AP": "Average precision", "HL": "Hamming loss", "RL": "Ranking loss",
-                "OE": "One-error", "CV": "Coverage", "macroF1": "Macro-F1",
-                "microF1": "Micro-F1", "macroAUC": "Macro-AUC"}
+TABLE_METRICS = tuple(SPEC.vocabulary["metric"])
+METRIC_NAMES = {**SPEC.vocabulary["metric"], **SPEC.vocabulary["other metric"]}
 SCORE_COLUMNS = ["dataset", "method", "n_features", "metric", "value", "fraction", "in_table"]
 TIMING_COLUMNS = ["dataset", "method", "n_features", "seconds"]
 INSTANCE_COLUMNS = ["dataset", "method", "metric", "instance", "value"]

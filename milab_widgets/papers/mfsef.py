@@ -14,6 +14,18 @@ SPEC = Paper(
            " expert feature"),
     venue="Journal of Computer Applications 40(2): 503-509, 2020",
     doi="10.11772/j.issn.1001-9081.2019091626",
+    datasets={"tables": ("entertainment", "recreation", "arts", "reference", "health",
+                         "business", "computers")},
+    vocabulary={
+        # The tables' columns, in the paper's order (the codes are the names).
+        "method": {"Original": "Original", "MDDMspc": "MDDMspc", "MDDMproj": "MDDMproj",
+                   "PMU": "PMU", "MFSLS": "MFSLS", "MFSEF": "MFSEF"},
+        # The four table metrics, in the paper's order (Tables 2-5), then the others measured.
+        "metric": {"AP": "Average precision", "HL": "Hamming loss", "RL": "Ranking loss",
+                   "OE": "One-error"},
+        "other metric": {"CV": "Coverage", "macroF1": "Macro-F1", "microF1": "Micro-F1",
+                         "macroAUC": "Macro-AUC"},
+    },
     notebook="MFSEF.ipynb",
     panel="milab_widgets.widgets.mfsef:MFSEFPanel",
     order=3,
