@@ -101,13 +101,14 @@ from milab_widgets.claims.catalogue import Claim, claim_row, claims_table, untes
 from milab_widgets.claims.rejudge import rejudged
 from milab_widgets.claims.scopes import every_case, faster, on_average
 from milab_widgets.evaluation.claim_tests import CLAIM_COLUMNS, paired_case
+from milab_widgets.papers.cdvse import SPEC
 
 __all__ = ["CASE_COLUMNS", "CATALOGUE", "COMPACT_READING", "MEMBER_NOISE",
            "NON_INFERIORITY_MARGIN", "STRONG_MARGIN", "claim_cases", "claims",
            "compactness_cases", "diversity_cases", "member_cases", "rejudge",
            "rejudged_cases", "sensitivity_cases"]
 
-RIVALS = {"svdd": "SVDD", "bagging": "Bagging", "adaboost": "AdaBoost"}
+RIVALS = {code: name for code, name in SPEC.vocabulary["method"].items() if code != "cdvse"}
 #: CDVSE - Bagging above this (a fraction of g-mean) is "not lower" (see the module notes).
 NON_INFERIORITY_MARGIN = 0.01
 #: A parameter's test g-mean range above this (a fraction) is a "strong" effect (see the

@@ -91,6 +91,7 @@ from milab_widgets.experiments.cdvse_mechanisms import (
 )
 from milab_widgets.experiments.tables import concat_or_empty, load_available, write_tables
 from milab_widgets.oneclass import CDVSESVDD, SVDD, AdaBoostSVDD, BaggingSVDD
+from milab_widgets.papers.cdvse import SPEC
 
 __all__ = [
     "Settings", "Results", "run", "Playground", "playground", "width_reading_scores",
@@ -104,10 +105,10 @@ __all__ = [
     "save_tables",
 ]
 
-UCI_DATASETS = ("cancer", "breast_cancer", "cleveland_heart", "diabetes", "flare_solar",
-                "german", "heart", "hepatitis", "housing", "liver", "pima", "sonar", "thyroid")
-SYNTHETIC = {"sine_noise": sine_noise, "square_noise": square_noise}
-METHODS = {"svdd": "SVDD", "bagging": "Bagging", "adaboost": "AdaBoost", "cdvse": "CDVSE"}
+#: The paper's UCI sets and methods (code -> name), from its record.
+UCI_DATASETS = SPEC.datasets["uci"]
+SYNTHETIC = dict(zip(SPEC.datasets["artificial"], (sine_noise, square_noise), strict=True))
+METHODS = SPEC.vocabulary["method"]
 #: §4.1's setting for the artificial sets.
 SYNTHETIC_SETTING = {"C": 1.0, "zeta": 0.3, "sigma": 0.3, "n_estimators": 20, "max_iter": 20,
                      "lam": 1.0, "gamma_l1": 1.0}

@@ -13,6 +13,13 @@ SPEC = Paper(
     title="Selective ensemble of SVDDs based on correntropy and distance variance",
     venue="Computer Science 43(5): 252-256, 2016",
     doi="10.11896/j.issn.1002-137X.2016.05.047",
+    datasets={"uci": ("cancer", "breast_cancer", "cleveland_heart", "diabetes", "flare_solar",
+                      "german", "heart", "hepatitis", "housing", "liver", "pima", "sonar",
+                      "thyroid"),
+              "artificial": ("sine_noise", "square_noise")},
+    # The compared methods in the paper's column order, the claimant last.
+    vocabulary={"method": {"svdd": "SVDD", "bagging": "Bagging", "adaboost": "AdaBoost",
+                           "cdvse": "CDVSE"}},
     notebook="CDVSE.ipynb",
     panel="milab_widgets.widgets.cdvse:CDVSEPanel",
     order=2,
