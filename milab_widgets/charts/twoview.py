@@ -7,7 +7,7 @@ import numpy as np
 import pandas as pd
 
 from milab_widgets.charts.theme import PALETTE, SYMBOL_LEGEND
-from milab_widgets.experiments.twoview import METHODS
+from milab_widgets.papers.twoview import SPEC
 
 __all__ = [
     "accuracy_chart", "grid_heatmap", "convergence_chart", "objective_curve_chart",
@@ -25,7 +25,7 @@ def accuracy_chart(summary: pd.DataFrame, title: str) -> alt.Chart:
                           family=["proposed" if m.startswith("Ker") else "baseline"
                                   for m in summary["method"]])
     base = alt.Chart(data).encode(
-        x=alt.X("method:N", sort=list(METHODS), title=None, axis=alt.Axis(labelAngle=-40)),
+        x=alt.X("method:N", sort=list(SPEC.vocabulary["method"]), title=None, axis=alt.Axis(labelAngle=-40)),
         color=alt.Color("family:N", title=None, sort=["proposed", "baseline"]),
     )
     points = base.mark_point(filled=True, size=70).encode(

@@ -69,15 +69,17 @@ from milab_widgets.claims.rejudge import rejudged
 from milab_widgets.claims.scopes import equivalent, every_case, faster
 from milab_widgets.evaluation.claim_summary import exact_result
 from milab_widgets.evaluation.claim_tests import CLAIM_COLUMNS, paired_case, ratio_case
+from milab_widgets.papers.twoview import SPEC
 
 __all__ = ["BASELINES", "CASE_KEYS", "CATALOGUE", "L21_READING", "REPORTED_ONLY",
            "RISE_TOLERANCE", "STABILITY_MARGIN", "STAND_IN_REASON", "claims_and_cases",
            "rejudge", "rejudged_cases"]
 
-#: The paper's baselines (§3.1; BAMIC-intH is our extension, not one of them).
-BASELINES = ("BAMIC1", "BAMIC2", "BAMIC3", "unKer1", "unKer2")
-#: The models of the paper's Tables 1-2.
-PAPER_MODELS = (*BASELINES, "Ker1", "Ker2")
+#: The models of the paper's Tables 1-2: the record's methods but the project's extensions.
+PAPER_MODELS = tuple(name for name in SPEC.vocabulary["method"]
+                     if name not in SPEC.vocabulary["our extension"])
+#: The paper's baselines (§3.1): its models but its two kernels' semi-supervised ones.
+BASELINES = tuple(name for name in PAPER_MODELS if name not in SPEC.vocabulary["kernel"].values())
 #: A relative rise of the objective below this counts as rounding, not a rise.
 RISE_TOLERANCE = 1e-12
 #: What each convergence check measures.

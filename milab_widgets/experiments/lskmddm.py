@@ -55,6 +55,7 @@ from milab_widgets.multilabel import MLkNN, metrics
 from milab_widgets.multilabel.kcca import LeastSquaresKCCA
 from milab_widgets.multilabel.kernel_mddm import KernelMDDM
 from milab_widgets.multilabel.kernel_operators import median_distance
+from milab_widgets.papers.lskmddm import SPEC
 
 __all__ = [
     "Settings", "Results", "run", "table2_runs", "method_runs", "embed", "make_method",
@@ -65,12 +66,13 @@ __all__ = [
     "unpack_outcomes",
 ]
 
-TABLE2_DATASETS = ("scene", "yeast")
-FIGURE_DATASETS = ("arts", "business", "computers", "education")
-RCV1 = "rcv1subset1"
+#: The paper's data sets and methods, from its record.
+TABLE2_DATASETS = SPEC.datasets["table2"]
+FIGURE_DATASETS = SPEC.datasets["fig4"]
+(RCV1,) = SPEC.datasets["table7"]
 #: Short metric names of milab_widgets.multilabel.metrics in the paper's order.
 SEED_METRICS = ("macroAUC", "macroF1", "microF1", "RL", "OE", "CV", "AP")
-METHODS = ("ML-kNN", "KPCA", "KCCA", "LSkMDDM", "rLSkMDDM", "OLSkMDDM")
+METHODS = tuple(SPEC.vocabulary["method"])
 #: Fig. 4's solvers: name -> (KernelMDDM parameters, reference solver for its accuracy).
 TIMING_SOLVERS = {
     "kMDDM (eig)": ({"solver": "eig"}, "kMDDM (eig)"),

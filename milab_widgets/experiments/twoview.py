@@ -50,6 +50,7 @@ from milab_widgets.mil.bamic import BAMIC
 from milab_widgets.mil.distances import bag_distances
 from milab_widgets.mil.kernels import bag_kernel_factors, bag_kernel_matrices
 from milab_widgets.mil.twoview import TwoViewMIClustering
+from milab_widgets.papers.twoview import SPEC
 
 __all__ = [
     "Settings", "Results", "run", "load_problem", "partial_labels", "ProblemCache",
@@ -57,21 +58,23 @@ __all__ = [
     "accuracy_table", "grid_means", "paper_comparison", "fit_time_runs", "save_tables",
 ]
 
-TABLE_DATASETS = ("digits-a", "digits-b")
+TABLE_DATASETS = SPEC.datasets["tables"]
 #: What every TwoViewMIC verdict rests on, said under it (notebook and ``milab rejudge``).
 STAND_IN_NOTE = ("Data: handwritten digits as two-view bags, a stand-in for NUS-WIDE, so every "
                  "claim of the paper is reported beside its evidence (basis: stand-in data), "
                  "none in its tallies; the quoted NUS-WIDE1 margins and levels (4.17 / 5.91 / "
                  "4.07 points, 65 %, 75 %) are reported, not decided; the paper's own tables "
                  "were lost.")
-#: Method -> (family, setting): BAMIC metric, or (kernel, unsupervised).
-METHODS = {
+#: Method -> (family, setting): BAMIC metric, or (kernel, unsupervised); in the record's
+#: order of the methods (milab_widgets.papers.twoview).
+_IMPLEMENTATIONS = {
     "BAMIC1": ("bamic", "min"), "BAMIC2": ("bamic", "max"), "BAMIC3": ("bamic", "average"),
     "BAMIC-intH": ("bamic", "integrated"),
     "unKer1": ("model", ("mixture", True)), "unKer2": ("model", ("minimax", True)),
     "Ker1": ("model", ("mixture", False)), "Ker2": ("model", ("minimax", False)),
 }
-KERNEL_NAMES = {"mixture": "Ker1", "minimax": "Ker2"}
+METHODS = {name: _IMPLEMENTATIONS[name] for name in SPEC.vocabulary["method"]}
+KERNEL_NAMES = SPEC.vocabulary["kernel"]
 GRID = (1e-4, 1e-3, 1e-2, 1e-1, 1.0, 10.0, 100.0, 1000.0)
 #: The paper's reported margins (NUS-WIDE1, §3.3): accuracy points by which its best model
 #: beat every other model's average accuracy, per bag generator. Its tables were lost.

@@ -13,6 +13,13 @@ SPEC = Paper(
     title=("Kernel MDDM as a least-squares problem, with ridge (rLSkMDDM) and orthogonal "
            "(OLSkMDDM) variants (the text we hold gives no title)"),
     venue="venue and year not given in the text we hold",
+    datasets={"table2": ("scene", "yeast"),
+              "fig4": ("arts", "business", "computers", "education"),
+              "table7": ("rcv1subset1",)},
+    # The compared methods in the tables' order, the claimant (rLSkMDDM) among them.
+    vocabulary={"method": {"ML-kNN": "ML-kNN", "KPCA": "KPCA", "KCCA": "KCCA",
+                           "LSkMDDM": "LSkMDDM", "rLSkMDDM": "rLSkMDDM",
+                           "OLSkMDDM": "OLSkMDDM"}},
     notebook="LSkMDDM.ipynb",
     panel="milab_widgets.widgets.lskmddm:LSkMDDMPanel",
     order=5,

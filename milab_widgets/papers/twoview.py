@@ -13,6 +13,15 @@ SPEC = Paper(
     title="A semi-supervised two-view multiple-instance clustering model",
     venue="Journal of Guangdong University of Technology 38(3): 22-28, 47, 2021",
     doi="10.12052/gdutxb.200120",
+    datasets={"tables": ("digits-a", "digits-b")},
+    vocabulary={
+        # Every compared method in the tables' order; BAMIC-intH is the project's extension.
+        "method": {"BAMIC1": "BAMIC1", "BAMIC2": "BAMIC2", "BAMIC3": "BAMIC3",
+                   "BAMIC-intH": "BAMIC-intH", "unKer1": "unKer1", "unKer2": "unKer2",
+                   "Ker1": "Ker1", "Ker2": "Ker2"},
+        "our extension": {"BAMIC-intH": "BAMIC with the integrated Hausdorff distance"},
+        "kernel": {"mixture": "Ker1", "minimax": "Ker2"},
+    },
     notebook="TwoViewMIC.ipynb",
     panel="milab_widgets.widgets.twoview:TwoViewPanel",
     order=4,
