@@ -7,14 +7,13 @@ import numpy as np
 import pandas as pd
 
 from milab_widgets.charts.theme import PALETTE
-from milab_widgets.papers.cdvse import SPEC
+from milab_widgets.papers.cdvse import METHODS
 
 __all__ = [
     "boundary_cells", "boundary_chart", "scores_chart", "kept_chart", "weights_chart",
     "objective_chart", "compactness_chart", "diversity_chart", "sensitivity_chart",
 ]
 
-METHODS = SPEC.vocabulary["method"]
 METHOD_NAMES = list(METHODS.values())
 ROLE_COLOURS = alt.Scale(domain=["training", "test normal", "outlier"],
                          range=[PALETTE[0], PALETTE[5], PALETTE[3]])

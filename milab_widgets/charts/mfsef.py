@@ -20,17 +20,12 @@ import pandas as pd
 from milab_widgets.charts.theme import PALETTE
 from milab_widgets.evaluation.ranking_stats import nemenyi_cliques
 from milab_widgets.multilabel.metrics import LOWER_IS_BETTER
-from milab_widgets.papers.mfsef import SPEC
+from milab_widgets.papers.mfsef import METHODS, METRIC_NAMES, TABLE_METRICS
 
 __all__ = [
     "method_scale", "metric_curves_chart", "ranks_by_size_chart", "cd_diagram", "cd_diagrams",
     "waterfall_chart", "waterfall_overview_chart", "expert_view_chart", "stability_chart",
 ]
-
-#: The paper's methods and metrics, from its record.
-METHODS = tuple(SPEC.vocabulary["method"])
-TABLE_METRICS = tuple(SPEC.vocabulary["metric"])
-METRIC_NAMES = {**SPEC.vocabulary["metric"], **SPEC.vocabulary["other metric"]}
 
 _METHOD_SCALE = alt.Scale(domain=list(METHODS))
 #: Okabe-Ito: vermillion for the critical difference; experts orange over blue features.

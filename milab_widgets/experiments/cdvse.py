@@ -91,7 +91,7 @@ from milab_widgets.experiments.cdvse_mechanisms import (
 )
 from milab_widgets.experiments.tables import concat_or_empty, load_available, write_tables
 from milab_widgets.oneclass import CDVSESVDD, SVDD, AdaBoostSVDD, BaggingSVDD
-from milab_widgets.papers.cdvse import SPEC
+from milab_widgets.papers.cdvse import METHODS, SPEC
 
 __all__ = [
     "Settings", "Results", "run", "Playground", "playground", "width_reading_scores",
@@ -105,10 +105,9 @@ __all__ = [
     "save_tables",
 ]
 
-#: The paper's UCI sets and methods (code -> name), from its record.
+#: The paper's UCI and artificial sets, from its record.
 UCI_DATASETS = SPEC.datasets["uci"]
 SYNTHETIC = dict(zip(SPEC.datasets["artificial"], (sine_noise, square_noise), strict=True))
-METHODS = SPEC.vocabulary["method"]
 #: §4.1's setting for the artificial sets.
 SYNTHETIC_SETTING = {"C": 1.0, "zeta": 0.3, "sigma": 0.3, "n_estimators": 20, "max_iter": 20,
                      "lam": 1.0, "gamma_l1": 1.0}

@@ -55,7 +55,7 @@ from milab_widgets.experiments.tables import (
 )
 from milab_widgets.multilabel import MFSEF, MFSLS, PMU, MDDMRanking, MLkNN, metrics
 from milab_widgets.multilabel.mlknn import decide
-from milab_widgets.papers.mfsef import SPEC
+from milab_widgets.papers.mfsef import METHODS, SPEC, TABLE_METRICS
 
 __all__ = [
     "Settings", "feature_count", "Results", "make_selector", "fit_selectors",
@@ -66,13 +66,9 @@ __all__ = [
     "waterfall_samples", "waterfall_overview", "save_tables",
 ]
 
-#: The paper's seven Yahoo sets, in its order ("Artificial" is Arts).
-#: The paper's data sets, table columns (in its order) and metrics, from its record.
+#: The paper's seven Yahoo sets, in its order ("Artificial" is Arts), from its record.
 TABLE_DATASETS = SPEC.datasets["tables"]
-METHODS = tuple(SPEC.vocabulary["method"])
 SELECTORS = METHODS[1:]
-TABLE_METRICS = tuple(SPEC.vocabulary["metric"])
-METRIC_NAMES = {**SPEC.vocabulary["metric"], **SPEC.vocabulary["other metric"]}
 SCORE_COLUMNS = ["dataset", "method", "n_features", "metric", "value", "fraction", "in_table"]
 TIMING_COLUMNS = ["dataset", "method", "n_features", "seconds"]
 INSTANCE_COLUMNS = ["dataset", "method", "metric", "instance", "value"]

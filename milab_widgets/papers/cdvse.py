@@ -3,7 +3,7 @@ the ``milab_widgets.papers`` entry-point group by the project's pyproject.toml."
 
 from milab_widgets.papers.spec import Headline, Headlines, Paper
 
-__all__ = ["SPEC"]
+__all__ = ["METHODS", "SPEC"]
 
 SPEC = Paper(
     short="CDVSE",
@@ -37,3 +37,6 @@ SPEC = Paper(
          "oneclass.OneClassDataset", "synthetic_oneclass.sine_noise",
          "synthetic_oneclass.square_noise", "CDVSEPanel", "cdvse.run"),
 )
+
+#: Every compared method's code -> its name, in the tables' order.
+METHODS = SPEC.vocabulary["method"]

@@ -3,7 +3,7 @@ the ``milab_widgets.papers`` entry-point group by the project's pyproject.toml."
 
 from milab_widgets.papers.spec import Headline, Headlines, Paper
 
-__all__ = ["SPEC"]
+__all__ = ["METHODS", "SPEC"]
 
 SPEC = Paper(
     short="LSkMDDM",
@@ -40,3 +40,6 @@ SPEC = Paper(
          "hamming_loss", "macro_auc", "macro_f1", "micro_f1", "one_error", "ranking_loss",
          "multilabel.MultiLabelDataset", "LSkMDDMPanel", "lskmddm.run"),
 )
+
+#: The compared methods' codes, in the tables' order.
+METHODS = tuple(SPEC.vocabulary["method"])

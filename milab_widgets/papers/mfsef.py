@@ -3,7 +3,7 @@ the ``milab_widgets.papers`` entry-point group by the project's pyproject.toml."
 
 from milab_widgets.papers.spec import Headline, Headlines, Paper
 
-__all__ = ["SPEC"]
+__all__ = ["METHODS", "METRIC_NAMES", "SPEC", "TABLE_METRICS"]
 
 SPEC = Paper(
     short="MFSEF",
@@ -44,3 +44,10 @@ SPEC = Paper(
     api=("MFSEF", "MFSLS", "PMU", "Discretizer", "MLkNN", "friedman_test", "nemenyi_cd",
          "multilabel.MultiLabelDataset", "MFSEFPanel", "mfsef.run"),
 )
+
+#: The tables' methods, in the paper's order ("Original" is all features, no selection).
+METHODS = tuple(SPEC.vocabulary["method"])
+#: The four metrics of Tables 2-5, in the paper's order.
+TABLE_METRICS = tuple(SPEC.vocabulary["metric"])
+#: Every measured metric's code -> its name.
+METRIC_NAMES = {**SPEC.vocabulary["metric"], **SPEC.vocabulary["other metric"]}

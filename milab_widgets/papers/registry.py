@@ -61,6 +61,7 @@ def registered() -> dict[str, Paper]:
             f"{ENTRY_POINT_GROUP!r}: the installed metadata predates them. Reinstall the "
             "package (pip install -e . in a checkout, or pip install milab-widgets).")
     papers: dict[str, Paper] = {}
+    sources: dict[str, str] = {}
     for (name, value), point in sorted(points.items()):
         spec = point.load()
         if not isinstance(spec, Paper):
@@ -70,7 +71,7 @@ def registered() -> dict[str, Paper]:
             raise MilabError(f"entry point {name} = {value} registers the paper {spec.short!r}: "
                              "name the entry point after the paper's short name")
         if name in papers:
-            raise MilabError(f"two papers are registered as {name!r}: {value} and another; "
-                             "short names must be unique")
-        papers[name] = spec
+            raise MilabError(f"two papers are registered as {name!r}: {sources[name]} and "
+                             f"{value}; short names must be unique (uninstall one)")
+        papers[name], sources[name] = spec, value
     return dict(sorted(papers.items(), key=lambda item: (item[1].order, item[0])))

@@ -29,9 +29,7 @@ from milab_widgets.data import list_datasets, load_dataset
 from milab_widgets.evaluation.cache import ResultCache
 from milab_widgets.exceptions import InputError
 from milab_widgets.experiments.mfsef import (
-    METRIC_NAMES,
     SELECTORS,
-    TABLE_METRICS,
     Settings,
     curves,
     dataset_scores,
@@ -41,6 +39,7 @@ from milab_widgets.experiments.mfsef import (
 )
 from milab_widgets.multilabel.metrics import LOWER_IS_BETTER
 from milab_widgets.multilabel.selection import label_relevance, top_features
+from milab_widgets.papers.mfsef import METRIC_NAMES, TABLE_METRICS
 from milab_widgets.widgets import recipes
 from milab_widgets.widgets.as_code import AsCode
 from milab_widgets.widgets.base import (

@@ -8,7 +8,8 @@ from scipy import stats
 from milab_widgets.claims import CATALOGUE_COLUMNS, SCOPES
 from milab_widgets.claims import lskmddm as claims_lskmddm
 from milab_widgets.experiments import lskmddm
-from milab_widgets.experiments.lskmddm import METHODS, Settings
+from milab_widgets.experiments.lskmddm import Settings
+from milab_widgets.papers.lskmddm import METHODS
 
 
 def test_the_catalogue_holds_every_claim_the_issue_lists_once():

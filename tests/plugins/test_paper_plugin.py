@@ -67,3 +67,16 @@ def test_a_bad_registration_is_refused_naming_the_entry_point(tmp_path, entry, m
     points.write_text(f"[milab_widgets.papers]\n{entry}\n")
     result = run_with_plugin("import milab_widgets.papers", site=site)
     assert result.returncode != 0 and message in result.stderr, result.stderr
+
+
+def test_two_papers_with_one_short_name_are_refused_naming_both_entry_points(tmp_path):
+    site = tmp_path / "site"
+    shutil.copytree(PLUGIN_SITE, site)
+    (site / "sixth_twin.py").write_text("from sixth_paper.spec import SPEC\n")
+    points = site / "milab_sixth_paper-0.1.dist-info" / "entry_points.txt"
+    points.write_text("[milab_widgets.papers]\nSixth = sixth_paper.spec:SPEC\n"
+                      "Sixth = sixth_twin:SPEC\n")
+    result = run_with_plugin("import milab_widgets.papers", site=site)
+    assert result.returncode != 0, result.stdout
+    assert ("two papers are registered as 'Sixth': sixth_paper.spec:SPEC and sixth_twin:SPEC"
+            in result.stderr), result.stderr
