@@ -28,7 +28,7 @@ from milab_widgets.data import list_datasets
 from milab_widgets.data.fetch import fetch
 from milab_widgets.data.home import describe_data_home
 from milab_widgets.data.registry import dataset_names, get_spec
-from milab_widgets.exceptions import MilabError
+from milab_widgets.exceptions import InputError, MilabError
 from milab_widgets.papers import KERNEL_LOG, PAPERS
 
 __all__ = [
@@ -179,6 +179,16 @@ def _positive_minutes(text: str) -> float:
     return minutes
 
 
+def _scheduler(text: str) -> str:
+    from milab_widgets.evaluation.cluster import local_workers
+
+    try:
+        local_workers(text)
+    except InputError as error:
+        raise argparse.ArgumentTypeError(str(error)) from None
+    return text
+
+
 @subcommand(
     "reproduce",
     "Regenerate the papers' experiments (tables, charts, executed notebooks) and write one "
@@ -193,6 +203,10 @@ def _positive_minutes(text: str) -> float:
     argument("--seed", type=int, default=0, help="seed of the random splits (default 0)"),
     argument("--output", default="milab-output", metavar="DIR",
              help="folder for tables, charts, notebooks and the report (default milab-output)"),
+    argument("--scheduler", type=_scheduler, metavar="ADDRESS",
+             help="run every paper's grid tasks on this Dask scheduler (tcp://host:8786), or "
+                  "on local:N, a cluster of N worker processes started here; the notebooks "
+                  "and the report stay here (needs dask[distributed])"),
     argument("--timeout", type=_positive_minutes, metavar="MINUTES",
              help="stop a paper still running after this long (default 30 for the quick "
                   "protocol, 1440 for --full); the other papers go on"),
@@ -208,11 +222,13 @@ def _reproduce(args: argparse.Namespace) -> int:
         papers = paper_names(PAPERS if args.all else args.papers)
         jobs = args.jobs or default_jobs(len(papers))
         check_writable(Path(args.output).resolve())  # refused before anything is said to run
+        on_dask = f", grids on the Dask scheduler {args.scheduler}" if args.scheduler else ""
         print(f"Running {', '.join(papers)} ({'full' if args.full else 'quick'} protocol, "
-              f"{jobs} at a time) into {args.output}/", flush=True)
+              f"{jobs} at a time{on_dask}) into {args.output}/", flush=True)
         runs = reproduce(papers, quick=not args.full, seed=args.seed, output=args.output,
                          jobs=jobs, on_start=_print_start, on_done=_print_run,
-                         timeout=None if args.timeout is None else args.timeout * 60)
+                         timeout=None if args.timeout is None else args.timeout * 60,
+                         scheduler=args.scheduler)
     except RunInterrupted as stopped:
         print(f"milab reproduce: stopped by {stopped.signal_name}; every kernel was shut "
               "down. Unfinished papers are marked as partial in the report.", file=sys.stderr)

@@ -40,6 +40,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 from milab_widgets.atomic import write_text_atomically
+from milab_widgets.evaluation.cluster import SCHEDULER_VARIABLE, THREAD_VARIABLES, cluster_address
 from milab_widgets.exceptions import InputError
 from milab_widgets.papers import (
     KERNEL_LOG,
@@ -54,16 +55,13 @@ from milab_widgets.papers import (
 )
 
 __all__ = [
-    "PaperRun", "available_cores", "default_jobs", "reproduce", "run_all", "mode_arguments",
+    "PaperRun", "available_cores", "default_jobs", "reproduce", "on_scheduler", "run_all",
+    "mode_arguments",
     "run_paper", "wait_until", "stop_worker", "kill_leftover_kernel", "record_stopped",
     "timeout_message", "running_cell", "RunInterrupted", "StopFlag", "stop_on_signals",
     "check_writable", "output_lock", "worker_environment", "refuse_to_overwrite_full_run",
     "skipped_datasets", "how_to_get",
 ]
-
-#: Thread-pool sizes of numba and the BLAS libraries, shared out among parallel kernels.
-THREAD_VARIABLES = ("NUMBA_NUM_THREADS", "OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS",
-                    "MKL_NUM_THREADS")
 
 #: Default limit per paper, in minutes: the quick protocol takes a few minutes per paper on
 #: 2 cores; the papers' own protocols take hours (LSkMDDM's, TwoViewMIC's).
@@ -116,15 +114,21 @@ def reproduce(papers: Iterable[str], *, quick: bool = True, seed: int = 0,
               output="milab-output", jobs: int | None = None, timeout: float | None = None,
               on_start: Callable[[str], None] | None = None,
               on_done: Callable[[PaperRun], None] | None = None,
-              worker: Sequence[str] | None = None) -> list[PaperRun]:
+              worker: Sequence[str] | None = None,
+              scheduler: str | None = None) -> list[PaperRun]:
     """Execute the notebooks of ``papers``, ``jobs`` at a time (default: :func:`default_jobs`),
     each within ``timeout`` seconds (default: :data:`DEFAULT_TIMEOUT_MINUTES`), each in a
     ``worker`` process (a command line; default :data:`WORKER`).
 
+    ``scheduler``: every grid's tasks run on this Dask scheduler (``tcp://host:8786``) or on
+    a local cluster of N worker processes (``local:N``, started and closed here); the
+    notebooks, tables and report stay here (`milab_widgets.evaluation.cluster`).
+
     Returns one PaperRun per paper, in PAPERS order; ``on_start(paper)`` is called as each
     one starts and ``on_done(run)`` as each one finishes. A failing paper does not stop the others. Raises InputError, before running
     anything, for an unknown paper, an output folder that cannot be written or that another
-    run is writing into, or a quick run that would overwrite a full one. Ctrl-C / SIGTERM
+    run is writing into, a quick run that would overwrite a full one, or a scheduler that
+    does not answer. Ctrl-C / SIGTERM
     stops every paper and raises :class:`RunInterrupted` carrying the runs so far.
     """
     papers = paper_names(papers)
@@ -140,13 +144,25 @@ def reproduce(papers: Iterable[str], *, quick: bool = True, seed: int = 0,
             for folder in folders.values():
                 refuse_to_overwrite_full_run(folder)
         environment = worker_environment(max(1, available_cores() // jobs))
-        with stop_on_signals() as stop:
+        with on_scheduler(scheduler, environment), stop_on_signals() as stop:
             command = [*(worker or WORKER), *mode_arguments(quick, seed)]
             runs = run_all(papers, folders, command,
                            environment, jobs, timeout, stop, on_start, on_done)
         if stop.signal_name:
             raise RunInterrupted(stop.signal_name, [runs[paper] for paper in papers])
     return [runs[paper] for paper in papers]
+
+
+@contextmanager
+def on_scheduler(scheduler: str | None, environment: dict) -> Iterator[None]:
+    """``environment`` naming ``scheduler``'s address (:data:`SCHEDULER_VARIABLE`) while the
+    block runs, ``local:N``'s cluster running; unchanged for None."""
+    if scheduler is None:
+        yield
+        return
+    with cluster_address(scheduler, available_cores()) as address:
+        environment[SCHEDULER_VARIABLE] = address
+        yield
 
 
 def run_all(papers, folders, command, environment, jobs, timeout, stop, on_start,

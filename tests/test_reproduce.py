@@ -315,11 +315,44 @@ def test_full_and_seed_reach_the_notebooks(fake_workers, tmp_path):
     (["intH", "tigre"], ("unknown paper(s) tigre; choose from intH, CDVSE, MFSEF, TwoViewMIC, "
                          "LSkMDDM (any case), or --all.")),
     (["intH", "--jobs", "0"], "argument --jobs: expected a whole number >= 1, got '0'"),
+    (["intH", "--scheduler", "local:0"], "'local:0': write local:N with N a whole number >= 1"),
+    (["intH", "--scheduler", "local:two"], "write local:N with N a whole number >= 1"),
 ])
 def test_reproduce_usage_errors_exit_2_and_run_nothing(argv, message, fake_workers, capsys):
     fake = fake_workers()
     assert cli.main(["reproduce", *argv]) == 2
     assert message in capsys.readouterr().err and not fake.calls
+
+
+@pytest.mark.slow
+def test_a_local_cluster_serves_every_papers_kernel_and_is_closed_afterwards(
+        fake_workers, tmp_path, capsys):
+    distributed = pytest.importorskip("dask.distributed")
+    fake = fake_workers()
+    assert cli.main(["reproduce", "intH", "CDVSE", "--jobs", "2", "--scheduler", "local:1",
+                     "--output", str(tmp_path)]) == 0
+    addresses = {call["scheduler"] for call in fake.calls}
+    assert len(fake.calls) == 2 and len(addresses) == 1, fake.calls
+    (address,) = addresses
+    assert address.startswith("tcp://127.0.0.1:")
+    assert f"grids on the Dask scheduler local:1) into {tmp_path}/" in capsys.readouterr().out
+    with pytest.raises(OSError):  # the cluster was closed with the run
+        distributed.Client(address, timeout=1)
+
+
+@pytest.mark.slow
+def test_a_scheduler_that_does_not_answer_is_refused_before_running(
+        fake_workers, tmp_path, capsys, monkeypatch):
+    pytest.importorskip("dask.distributed")
+    from milab_widgets.evaluation import cluster
+
+    monkeypatch.setattr(cluster, "CONNECT_TIMEOUT", 1)
+    fake = fake_workers()
+    assert cli.main(["reproduce", "intH", "--scheduler", "tcp://127.0.0.1:9",
+                     "--output", str(tmp_path)]) == 2
+    err = capsys.readouterr().err
+    assert "no Dask scheduler answers at 'tcp://127.0.0.1:9' within 1 s" in err, err
+    assert "use local:N" in err and not fake.calls
 
 
 def test_a_quick_run_refuses_to_overwrite_a_full_one(fake_workers, tmp_path, capsys):
@@ -389,6 +422,25 @@ def test_reproduce_inth_quick_on_a_fresh_install(empty_data_home, tmp_path, caps
     assert (output / "verdicts" / "intH.png").is_file() and "(verdicts/intH.png)" in report
     assert "<td>intH more accurate than minH on average over the data sets</td>" in (
         output / "REPORT.html").read_text()
+
+
+@pytest.mark.slow
+def test_reproduce_on_a_two_worker_cluster_writes_the_serial_runs_tables(
+        empty_data_home, tmp_path):
+    """intH's quick run (musk1 and musk2, which a fresh install has) serially and with its
+    grids on `--scheduler local:2`: every table equal but the measured seconds."""
+    pytest.importorskip("dask.distributed")
+    (serial,) = reproduce.reproduce(["intH"], output=tmp_path / "serial")
+    (on_dask,) = reproduce.reproduce(["intH"], output=tmp_path / "dask", scheduler="local:2")
+    assert serial.ok and on_dask.ok, (serial.error, on_dask.error)
+    tables = sorted(path.name for path in (tmp_path / "serial" / "intH").glob("*.csv"))
+    assert {"table3.csv", "claims.csv", "folds.csv", "alpha_timing.csv"} <= set(tables)
+    for name in tables:
+        ours, theirs = (pd.read_csv(tmp_path / run / "intH" / name) for run in ("serial", "dask"))
+        timed = [column for column in ours if "seconds" in column or column.endswith("_ms")
+                 or column.startswith("grid_over_")]
+        pd.testing.assert_frame_equal(ours.drop(columns=timed), theirs.drop(columns=timed),
+                                      obj=name)
 
 
 def test_an_output_path_that_is_a_file_is_refused_in_a_sentence_before_running(

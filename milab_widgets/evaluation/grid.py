@@ -21,11 +21,13 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from functools import partial
 
 from joblib import Parallel, delayed
 from tqdm.auto import tqdm
 
 from milab_widgets.evaluation.cache import ResultCache
+from milab_widgets.evaluation.cluster import on_dask, scheduler_client
 
 __all__ = ["GridTask", "run_grid"]
 
@@ -55,16 +57,17 @@ def run_grid(tasks: Sequence[GridTask], cache: ResultCache, n_jobs: int | None =
 
     Cached records are read; the rest are computed by ``joblib.Parallel(n_jobs)``. With
     ``n_jobs=None`` that is serial unless the caller set a joblib backend (e.g. Dask) with
-    ``joblib.parallel_backend``, which then decides where the tasks run. ``progress``:
+    ``joblib.parallel_backend``, which then decides where the tasks run, or
+    ``$MILAB_SCHEDULER`` names a Dask scheduler (`milab_widgets.evaluation.cluster`: `milab
+    reproduce --scheduler`), which then runs them. ``progress``:
     True shows a text progress bar over the computed tasks; a callable is called as
     ``progress(done, total, desc)`` before the first and after each computed task (the
     lab's bar, whose Stop raises from it: the grid then ends, every record so far cached).
     """
     records = [cache.get(task.parts) for task in tasks]
     missing = [index for index, record in enumerate(records) if record is None]
-    computed = Parallel(n_jobs=n_jobs, return_as="generator")(
-        delayed(tasks[index].compute)() for index in missing)
     report = progress if callable(progress) else None
+    computed = _computed([_delayed_call(tasks[index].compute) for index in missing], n_jobs)
     arrivals = tqdm(computed, total=len(missing), desc=desc,
                     disable=report is not None or not progress)
     if report is not None and missing:
@@ -75,3 +78,22 @@ def run_grid(tasks: Sequence[GridTask], cache: ResultCache, n_jobs: int | None =
         if report is not None:
             report(done, len(missing), desc)
     return records
+
+
+def _computed(calls: list[tuple], n_jobs: int | None):
+    """The calls' results, in order: on ``$MILAB_SCHEDULER``'s cluster if it is set and
+    ``n_jobs`` is not, else through ``joblib.Parallel(n_jobs)``."""
+    client = scheduler_client(n_jobs)
+    if client is not None:
+        return on_dask(client, calls)
+    return Parallel(n_jobs=n_jobs, return_as="generator")(calls)
+
+
+def _delayed_call(compute: Callable[[], dict]):
+    """``compute()`` as a joblib call ``(function, args, kwargs)``, a partial's arguments
+    passed as the call's own, so that an argument many tasks share is sent once (loky
+    memory-maps a large array; on Dask, `milab_widgets.evaluation.cluster.on_dask` sends it
+    to each worker once) instead of being pickled into every task."""
+    if isinstance(compute, partial):
+        return delayed(compute.func)(*compute.args, **compute.keywords)
+    return delayed(compute)()

@@ -11,12 +11,15 @@ import signal
 import subprocess
 import sys
 import time
+from functools import partial
 
 import joblib
+import numpy as np
 import pandas as pd
 import pytest
 
 from milab_widgets.evaluation.cache import ResultCache
+from milab_widgets.evaluation.cluster import SCHEDULER_VARIABLE, shared_arguments
 from milab_widgets.evaluation.grid import GridTask, run_grid
 from milab_widgets.experiments import cdvse
 
@@ -51,6 +54,34 @@ def test_grid_on_a_dask_local_cluster_gives_the_serial_table(require_dataset):
     ran_on = {task["worker"] for task in stream.data}
     assert ran_on and ran_on <= workers, "the grid's tasks must run on the cluster's workers"
     pd.testing.assert_frame_equal(on_dask, serial)
+
+
+@pytest.mark.parametrize("workers", [1, 2])  # one worker: still on it, not in this process
+def test_milab_scheduler_sends_a_grid_without_n_jobs_to_that_cluster(
+        tmp_path, monkeypatch, workers):
+    distributed = pytest.importorskip("dask.distributed")
+    tasks = [GridTask({"value": v}, partial(dict, value=v * v)) for v in range(6)]
+    with distributed.LocalCluster(n_workers=workers, threads_per_worker=1, processes=True,
+                                  dashboard_address=None) as cluster, \
+            distributed.Client(cluster) as client:
+        monkeypatch.setenv(SCHEDULER_VARIABLE, cluster.scheduler_address)
+        with distributed.get_task_stream(client) as stream:
+            records = run_grid(tasks, ResultCache(tmp_path / "a"))
+        with distributed.get_task_stream(client) as local_stream:
+            local = run_grid(tasks, ResultCache(tmp_path / "b"), n_jobs=1)
+        workers = set(client.scheduler_info()["workers"])
+    assert records == local == [{"value": v * v} for v in range(6)]
+    ran_on = {task["worker"] for task in stream.data}
+    assert ran_on and ran_on <= workers, "the grid's tasks must run on the cluster's workers"
+    assert not local_stream.data, "a grid given n_jobs keeps its own backend"
+
+
+def test_only_large_arguments_that_tasks_share_are_sent_to_the_workers_once():
+    pytest.importorskip("cloudpickle")
+    shared, own = np.ones(50_000), [np.ones(50_000) for _ in range(3)]
+    calls = [(np.add, [shared, array, 3], {"out": None}) for array in own]
+    assert [id(value) for value in shared_arguments(calls)] == [id(shared)]
+    assert shared_arguments(calls[:1]) == []
 
 
 def test_the_same_seed_gives_the_same_table_and_another_seed_another(require_dataset):

@@ -24,6 +24,7 @@ def main() -> None:
     time.sleep(config.get("seconds", 0.0))
     call = {"paper": args.paper, "folder": str(args.folder), "quick": not args.full,
             "seed": args.seed, "threads": os.environ.get("NUMBA_NUM_THREADS"),
+            "scheduler": os.environ.get("MILAB_SCHEDULER"),
             "started": started, "ended": time.time()}
     with open(config["calls"], "a") as calls:
         calls.write(json.dumps(call) + "\n")
