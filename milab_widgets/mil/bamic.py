@@ -30,8 +30,7 @@ from sklearn.utils import check_random_state
 
 from milab_widgets._sklearn_private import Interval, StrOptions, fit_context, validate_params
 from milab_widgets.core.kmedoids import alternate_medoids
-from milab_widgets.core.parallel import within_free_cores
-from milab_widgets.core.symmetry import symmetric_to_rounding
+from milab_widgets.core.parallel import blas_for_rows
 from milab_widgets.data.bags import BagDataset
 from milab_widgets.exceptions import InputError
 from milab_widgets.mil.distances import METRIC_INPUTS, bag_distances, metric_distance
@@ -123,7 +122,6 @@ class BAMIC(ClusterMixin, BaseEstimator):
         self.init = init
         self.random_state = random_state
 
-    @within_free_cores
     @fit_context(prefer_skip_nested_validation=True)
     def fit(self, X, y_partial=None):
         """Cluster bags by k-medoids on a bag distance.
@@ -170,13 +168,16 @@ class BAMIC(ClusterMixin, BaseEstimator):
         return [medoids]
 
     def _distance_matrix(self, X, y_partial) -> np.ndarray:
+        """The matrix k-medoids clusters by. The BLAS rule of `within_free_cores` covers
+        only the bag distances and alpha's tuning: a precomputed matrix needs no BLAS, and
+        setting its thread count would cost a tenth of a 500-bag fit."""
         kinds = METRIC_INPUTS[self.metric]
         if isinstance(X, BagDataset):
-            matrices = bag_distances(X, kinds=kinds)
+            with blas_for_rows(len(X)):
+                matrices = bag_distances(X, kinds=kinds)
         elif isinstance(X, Mapping):
             n = len(np.asarray(next(iter(X.values()), [])))
-            matrices = {kind: _symmetric(matrix, kind)
-                        for kind, matrix in check_precomputed(X, kinds, n, n).items()}
+            matrices = check_precomputed(X, kinds, n, n, symmetric=True)
         elif self.metric == "integrated":
             raise InputError(
                 "metric='integrated' needs the minimal and maximal distances: pass a "
@@ -186,7 +187,8 @@ class BAMIC(ClusterMixin, BaseEstimator):
             matrices = {self.metric: _square_matrix(X)}
         if self.metric != "integrated":
             return matrices[self.metric]
-        self.alpha_ = self._tuned_alpha(matrices["min"], matrices["max"], y_partial)
+        with blas_for_rows(len(matrices["min"])):
+            self.alpha_ = self._tuned_alpha(matrices["min"], matrices["max"], y_partial)
         return metric_distance(matrices, "integrated", alpha=self.alpha_)
 
     def _tuned_alpha(self, d_min, d_max, y_partial) -> float:
@@ -222,16 +224,9 @@ def _square_matrix(X) -> np.ndarray:
             f"X must be a BagDataset, a mapping of distance matrices or one square distance "
             f"matrix; got {type(X).__name__}."
         )
-    return _symmetric(check_distance_matrix(matrix, len(matrix), len(matrix),
-                                            "the distance matrix"), "distance")
-
-
-def _symmetric(matrix: np.ndarray, kind: str) -> np.ndarray:
-    """``matrix`` if symmetric (to rounding): k-medoids clusters by d(i, j) = d(j, i)."""
-    if not symmetric_to_rounding(matrix):
-        raise InputError(f"the {kind!r} matrix is not symmetric; pass bag-to-bag distances "
-                         "with D[i, j] = D[j, i] (as bag_distances(bags) gives).")
-    return matrix
+    # k-medoids clusters by d(i, j) = d(j, i): a symmetric matrix
+    return check_distance_matrix(matrix, len(matrix), len(matrix), "the distance matrix",
+                                 symmetric=True)
 
 
 def _neighbour_scale(d_min: np.ndarray, d_max: np.ndarray) -> float:

@@ -7,6 +7,12 @@ from collections.abc import Mapping
 import numpy as np
 from sklearn.utils.multiclass import type_of_target
 
+from milab_widgets.core.symmetry import (
+    DISTANCES_OK,
+    NOT_FINITE_NON_NEGATIVE,
+    NOT_SYMMETRIC,
+    check_symmetric_distances,
+)
 from milab_widgets.data.arrays import check_bounded, holds_text
 from milab_widgets.data.bags import BagDataset
 from milab_widgets.exceptions import InputError
@@ -82,8 +88,11 @@ def check_class_labels(y, name: str = "y") -> np.ndarray:
     return np.unique(labels, return_inverse=True)[1].astype(np.int64).ravel()
 
 
-def check_distance_matrix(matrix, n_rows: int | None, n_cols: int, what: str) -> np.ndarray:
-    """A finite, non-negative real float matrix of the expected shape."""
+def check_distance_matrix(matrix, n_rows: int | None, n_cols: int, what: str,
+                          symmetric: bool = False) -> np.ndarray:
+    """A finite, non-negative real float matrix of the expected shape; with ``symmetric``
+    (a square bag-to-bag matrix) also symmetric to rounding, checked in the same pass
+    (`milab_widgets.core.symmetry.check_symmetric_distances`)."""
     if isinstance(matrix, BagDataset):
         raise InputError(f"{what} must be a matrix of bag distances, got a BagDataset (bags): "
                          "with metric='precomputed' pass distances, e.g. "
@@ -106,13 +115,21 @@ def check_distance_matrix(matrix, n_rows: int | None, n_cols: int, what: str) ->
             f"{what} has shape {matrix.shape}; expected {expected} "
             "(rows = query bags, columns = training bags)."
         )
-    if not np.isfinite(matrix).all() or (matrix < 0).any():
+    status = (check_symmetric_distances(matrix) if symmetric
+              else NOT_FINITE_NON_NEGATIVE if not np.isfinite(matrix).all() or (matrix < 0).any()
+              else DISTANCES_OK)
+    if status == NOT_FINITE_NON_NEGATIVE:
         raise InputError(f"{what} must hold finite, non-negative distances.")
+    if status == NOT_SYMMETRIC:
+        raise InputError(f"{what} is not symmetric; pass bag-to-bag distances with D[i, j] = "
+                         "D[j, i] (as bag_distances(bags) gives).")
     return matrix
 
 
-def check_precomputed(distances, kinds, n_rows: int | None, n_cols: int) -> dict:
-    """A mapping kind -> distance matrix holding every kind in ``kinds``."""
+def check_precomputed(distances, kinds, n_rows: int | None, n_cols: int,
+                      symmetric: bool = False) -> dict:
+    """A mapping kind -> distance matrix holding every kind in ``kinds`` (each symmetric
+    too with ``symmetric``: see :func:`check_distance_matrix`)."""
     if not isinstance(distances, Mapping):
         raise InputError(
             "precomputed distances must be a mapping like {'min': D_min, 'max': D_max}, "
@@ -125,7 +142,8 @@ def check_precomputed(distances, kinds, n_rows: int | None, n_cols: int) -> dict
             "(compute them with bag_distances(...))."
         )
     return {
-        kind: check_distance_matrix(distances[kind], n_rows, n_cols, f"the '{kind}' matrix")
+        kind: check_distance_matrix(distances[kind], n_rows, n_cols, f"the '{kind}' matrix",
+                                    symmetric)
         for kind in kinds
     }
 
