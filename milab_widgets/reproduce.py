@@ -43,6 +43,8 @@ from milab_widgets.atomic import write_text_atomically
 from milab_widgets.evaluation.cluster import SCHEDULER_VARIABLE, THREAD_VARIABLES, cluster_address
 from milab_widgets.exceptions import InputError
 from milab_widgets.papers import (
+    GRID_LOG,
+    GRID_LOG_VARIABLE,
     KERNEL_LOG,
     KERNEL_PID,
     PAPERS,
@@ -194,13 +196,15 @@ def run_paper(paper: str, folder: Path, command: Sequence[str], environment: dic
     """Run ``paper``'s worker until it ends, ``timeout`` passes or ``stop`` is set."""
     folder.mkdir(parents=True, exist_ok=True)
     (folder / RUN_RECORD).unlink(missing_ok=True)
+    (folder / GRID_LOG).unlink(missing_ok=True)
     started = time.monotonic()
     if stop.is_set():
         return record_stopped(paper, folder, 0.0,
                               f"{INTERRUPTED} ({stop.signal_name}) before it started")
     with open(folder / WORKER_LOG, "ab") as log:
         process = subprocess.Popen([*command, "--paper", paper, "--folder", str(folder)],
-                                   stdout=log, stderr=subprocess.STDOUT, env=environment,
+                                   stdout=log, stderr=subprocess.STDOUT,
+                                   env={**environment, GRID_LOG_VARIABLE: str(folder / GRID_LOG)},
                                    start_new_session=True)  # Ctrl-C reaches only the runner
     why_stopped = None
     try:

@@ -16,7 +16,7 @@ from milab_widgets import cli, notebook_run, report, reproduce
 from milab_widgets.evaluation.claim_summary import verdict_counts
 from milab_widgets.experiments.tables import write_tables
 from milab_widgets.markup import Table, Text, markdown_table, to_html
-from milab_widgets.papers import KERNEL_LOG, PAPERS
+from milab_widgets.papers import GRID_LOG, KERNEL_LOG, PAPERS
 from milab_widgets.report import (
     PaperResult,
     build_report,
@@ -281,6 +281,8 @@ def test_papers_run_jobs_at_a_time_with_the_cores_shared_out(
     assert [run.paper for run in runs] == ["intH", "CDVSE", "MFSEF"] and all(r.ok for r in runs)
     assert fake.peak == jobs
     assert {call["threads"] for call in fake.calls} == {str(4 // jobs)}
+    assert sorted(call["grid_log"] for call in fake.calls) == sorted(  # one log per paper
+        str(tmp_path.resolve() / paper / GRID_LOG) for paper in ("intH", "CDVSE", "MFSEF"))
     assert "NUMBA_NUM_THREADS" not in os.environ  # restored afterwards
 
 

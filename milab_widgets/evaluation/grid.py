@@ -19,6 +19,9 @@ the same table.
 
 from __future__ import annotations
 
+import json
+import os
+import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import partial
@@ -28,8 +31,9 @@ from tqdm.auto import tqdm
 
 from milab_widgets.evaluation.cache import ResultCache
 from milab_widgets.evaluation.cluster import on_dask, scheduler_client
+from milab_widgets.papers import GRID_LOG_VARIABLE
 
-__all__ = ["GridTask", "run_grid"]
+__all__ = ["GridTask", "log_grid", "run_grid"]
 
 #: A grid's ``progress``: True for a text bar, or ``progress(done, total, desc)``.
 ProgressOption = bool | Callable[[int, int, str], None]
@@ -64,6 +68,7 @@ def run_grid(tasks: Sequence[GridTask], cache: ResultCache, n_jobs: int | None =
     ``progress(done, total, desc)`` before the first and after each computed task (the
     lab's bar, whose Stop raises from it: the grid then ends, every record so far cached).
     """
+    started = time.perf_counter()
     records = [cache.get(task.parts) for task in tasks]
     missing = [index for index, record in enumerate(records) if record is None]
     report = progress if callable(progress) else None
@@ -77,7 +82,20 @@ def run_grid(tasks: Sequence[GridTask], cache: ResultCache, n_jobs: int | None =
         records[index] = record
         if report is not None:
             report(done, len(missing), desc)
+    log_grid(desc, len(tasks), len(missing), time.perf_counter() - started)
     return records
+
+
+def log_grid(desc: str, tasks: int, computed: int, seconds: float) -> None:
+    """One JSON line for a finished grid in ``$MILAB_GRID_LOG`` when it is set (`milab
+    reproduce` sets it to each paper's :data:`~milab_widgets.papers.GRID_LOG`): its name,
+    its tasks, those computed rather than read from the cache, and its wall seconds. The
+    protocols' profile (benchmarks/profile_protocols.py) reads these."""
+    path = os.environ.get(GRID_LOG_VARIABLE)
+    if path:
+        line = {"grid": desc, "tasks": tasks, "computed": computed, "seconds": round(seconds, 4)}
+        with open(path, "a", encoding="utf-8") as log:
+            log.write(json.dumps(line) + "\n")
 
 
 def _computed(calls: list[tuple], n_jobs: int | None):

@@ -44,6 +44,12 @@ WATCHDOG_LOG = "watchdog.jsonl"
 #: The worker process's own log (its stdout and stderr).
 WORKER_LOG = "runner.log"
 
+#: One JSON line per experiment grid the paper's kernel ran: its tasks, how many were
+#: computed (not cached) and its seconds (`milab_widgets.evaluation.grid.log_grid`).
+GRID_LOG = "grids.jsonl"
+#: The environment variable that names, in a paper's kernel, its :data:`GRID_LOG`.
+GRID_LOG_VARIABLE = "MILAB_GRID_LOG"
+
 
 def notebooks_dir() -> Path:
     """The papers' notebooks folder: $MILAB_NOTEBOOKS if set, else the installed package's

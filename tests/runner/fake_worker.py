@@ -25,6 +25,7 @@ def main() -> None:
     call = {"paper": args.paper, "folder": str(args.folder), "quick": not args.full,
             "seed": args.seed, "threads": os.environ.get("NUMBA_NUM_THREADS"),
             "scheduler": os.environ.get("MILAB_SCHEDULER"),
+            "grid_log": os.environ.get("MILAB_GRID_LOG"),
             "started": started, "ended": time.time()}
     with open(config["calls"], "a") as calls:
         calls.write(json.dumps(call) + "\n")
