@@ -101,6 +101,9 @@ def markdown(runs: dict) -> str:
                   "| stage | tasks (computed) | " + " | ".join(f"{run}, s" for run in runs)
                   + " |", "|---|---|" + "---|" * len(runs)]
         first = next(iter(profiles.values()))
+        sums = " | ".join(f"{sum(g['seconds'] for g in profile.get('grids', [])):.2f}"
+                          for profile in profiles.values())
+        lines.append(f"| all {len(first.get('grids', []))} grids | | {sums} |")
         for grid in top(first.get("grids", [])):
             same = [next((g for g in profiles[run].get("grids", []) if g["grid"] == grid["grid"]),
                          None) for run in runs]

@@ -5,9 +5,9 @@ The runner (:mod:`milab_widgets.reproduce`) sets :data:`SCHEDULER_VARIABLE` in t
 environment of every paper's kernel; `milab_widgets.evaluation.grid.run_grid` then sends each
 grid that was given no ``n_jobs`` of its own to that scheduler (:func:`scheduler_client`,
 :func:`on_dask`): one Dask task per grid task, even on a one-worker cluster. The notebooks and
-experiments stay unchanged, and the tasks' records are the serial run's (each depends only
-on its own parameters and seed; `milab_widgets.evaluation.grid`). The notebook, its tables,
-charts and claims stay on the client.
+experiments stay unchanged and run on the client, with their tables, charts and claims; the
+tasks' records are the serial run's (each depends only on its own parameters and seed;
+`milab_widgets.evaluation.grid`).
 """
 
 from __future__ import annotations
@@ -29,7 +29,7 @@ SCHEDULER_VARIABLE = "MILAB_SCHEDULER"
 #: Thread-pool sizes of numba and the BLAS libraries, shared out among parallel processes
 #: (the runner's kernels, a local cluster's workers).
 THREAD_VARIABLES = ("NUMBA_NUM_THREADS", "OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS",
-                           "MKL_NUM_THREADS")
+                    "MKL_NUM_THREADS")
 #: Arguments shared by a grid's tasks that pickle to this many bytes or more are sent to the
 #: workers once (:func:`shared_arguments`).
 SHARED_BYTES = 100_000
@@ -78,9 +78,11 @@ def cluster_address(scheduler: str, cores: int) -> Iterator[str]:
         yield scheduler
         return
     threads = str(max(1, cores // workers))
-    environ = {name: os.environ.get(name, threads) for name in THREAD_VARIABLES}
     import dask
 
+    environ = {**dask.config.get("distributed.nanny.pre-spawn-environ"),
+               **{name: os.environ.get(name, threads) for name in THREAD_VARIABLES}}
+    # the scheduler's HTTP routes on a free port: its default, 8787, may be taken (a warning)
     with dask.config.set({"distributed.nanny.pre-spawn-environ": environ}), \
             distributed.LocalCluster(n_workers=workers, threads_per_worker=1, processes=True,
                                      host="127.0.0.1", dashboard_address=None,

@@ -45,5 +45,6 @@ def test_a_papers_profile_holds_its_cells_and_grids(tmp_path, monkeypatch):
     assert result["cells"] == [{"cell": 1, "label": "the protocol", "seconds": 2.5}]
     assert result["grids"][0]["grid"] == "musk1"
     table = profile.markdown({"cold": {"papers": {"intH": result}}})
+    assert "| all 1 grids | | 2.00 |" in table
     assert "| grid: musk1 | 100 (100) | 2.00 |" in table
     assert "| cell 1: `the protocol` | | 2.50 |" in table

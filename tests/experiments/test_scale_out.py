@@ -19,7 +19,11 @@ import pandas as pd
 import pytest
 
 from milab_widgets.evaluation.cache import ResultCache
-from milab_widgets.evaluation.cluster import SCHEDULER_VARIABLE, shared_arguments
+from milab_widgets.evaluation.cluster import (
+    SCHEDULER_VARIABLE,
+    cluster_address,
+    shared_arguments,
+)
 from milab_widgets.evaluation.grid import GridTask, run_grid
 from milab_widgets.experiments import cdvse
 
@@ -74,6 +78,23 @@ def test_milab_scheduler_sends_a_grid_without_n_jobs_to_that_cluster(
     ran_on = {task["worker"] for task in stream.data}
     assert ran_on and ran_on <= workers, "the grid's tasks must run on the cluster's workers"
     assert not local_stream.data, "a grid given n_jobs keeps its own backend"
+
+
+def _thread_settings() -> dict:
+    return {name: os.environ.get(name) for name in ("NUMBA_NUM_THREADS", "OMP_NUM_THREADS")}
+
+
+def test_local_workers_share_the_cores_and_the_cluster_closes_with_the_block(monkeypatch):
+    distributed = pytest.importorskip("dask.distributed")
+    for name in ("NUMBA_NUM_THREADS", "OMP_NUM_THREADS"):
+        monkeypatch.delenv(name, raising=False)
+    with cluster_address("local:2", cores=6) as address, \
+            distributed.Client(address, set_as_default=False) as client:
+        settings = client.run(_thread_settings)
+    assert len(settings) == 2
+    assert all(s == {"NUMBA_NUM_THREADS": "3", "OMP_NUM_THREADS": "3"} for s in settings.values())
+    with pytest.raises(OSError):
+        distributed.Client(address, timeout=1)
 
 
 def test_only_large_arguments_that_tasks_share_are_sent_to_the_workers_once():
