@@ -82,12 +82,37 @@ def cluster_address(scheduler: str, cores: int) -> Iterator[str]:
 
     environ = {**dask.config.get("distributed.nanny.pre-spawn-environ"),
                **{name: os.environ.get(name, threads) for name in THREAD_VARIABLES}}
-    # the scheduler's HTTP routes on a free port: its default, 8787, may be taken (a warning)
     with dask.config.set({"distributed.nanny.pre-spawn-environ": environ}), \
-            distributed.LocalCluster(n_workers=workers, threads_per_worker=1, processes=True,
-                                     host="127.0.0.1", dashboard_address=None,
-                                     scheduler_kwargs={"dashboard_address": ":0"}) as cluster:
+            _environment_kept(environ):
+        cluster = distributed.LocalCluster(
+            n_workers=workers, threads_per_worker=1, processes=True, host="127.0.0.1",
+            dashboard_address=None,
+            # the scheduler's HTTP routes on a free port: its default, 8787, may be taken
+            scheduler_kwargs={"dashboard_address": ":0"})
+    with cluster:
         yield cluster.scheduler_address
+
+
+@contextmanager
+def _environment_kept(names) -> Iterator[None]:
+    """This process's values of ``names`` restored after the block (the workers' start): a
+    nanny writes its pre-spawn settings into its parent's os.environ before it spawns the
+    worker, and a NUMBA_NUM_THREADS left there makes numba refuse to compile in this
+    process ("Cannot set NUMBA_NUM_THREADS to a different value once the threads have been
+    launched")."""
+    saved = {name: os.environ.get(name) for name in names}
+
+    def restore():
+        for name, value in saved.items():
+            if value is None:
+                os.environ.pop(name, None)
+            else:
+                os.environ[name] = value
+
+    try:
+        yield
+    finally:
+        restore()
 
 
 def _check_reachable(distributed, address: str) -> None:

@@ -88,9 +88,12 @@ def test_local_workers_share_the_cores_and_the_cluster_closes_with_the_block(mon
     distributed = pytest.importorskip("dask.distributed")
     for name in ("NUMBA_NUM_THREADS", "OMP_NUM_THREADS"):
         monkeypatch.delenv(name, raising=False)
+    before = dict(os.environ)
     with cluster_address("local:2", cores=6) as address, \
             distributed.Client(address, set_as_default=False) as client:
         settings = client.run(_thread_settings)
+        # the workers' settings never stay in this process (numba would refuse to compile)
+        assert dict(os.environ) == before
     assert len(settings) == 2
     assert all(s == {"NUMBA_NUM_THREADS": "3", "OMP_NUM_THREADS": "3"} for s in settings.values())
     with pytest.raises(OSError):
