@@ -22,6 +22,7 @@ import json
 import subprocess
 import sys
 import tempfile
+import time
 from pathlib import Path
 
 from milab_widgets.papers import GRID_LOG, PAPERS, read_json
@@ -64,8 +65,6 @@ def paper_profile(folder: Path, paper: str) -> dict:
 
 def reproduce(papers: list[str], output: Path, full: bool) -> float:
     """`milab reproduce` of ``papers`` one at a time into ``output``; its wall seconds."""
-    import time
-
     command = [sys.executable, "-m", "milab_widgets.cli", "reproduce", *papers, "--jobs", "1",
                "--output", str(output), *(["--full"] if full else [])]
     started = time.perf_counter()

@@ -115,9 +115,12 @@ def check_distance_matrix(matrix, n_rows: int | None, n_cols: int, what: str,
             f"{what} has shape {matrix.shape}; expected {expected} "
             "(rows = query bags, columns = training bags)."
         )
-    status = (check_symmetric_distances(matrix) if symmetric
-              else NOT_FINITE_NON_NEGATIVE if not np.isfinite(matrix).all() or (matrix < 0).any()
-              else DISTANCES_OK)
+    if symmetric:
+        status = check_symmetric_distances(matrix)
+    elif np.isfinite(matrix).all() and not (matrix < 0).any():
+        status = DISTANCES_OK
+    else:
+        status = NOT_FINITE_NON_NEGATIVE
     if status == NOT_FINITE_NON_NEGATIVE:
         raise InputError(f"{what} must hold finite, non-negative distances.")
     if status == NOT_SYMMETRIC:
