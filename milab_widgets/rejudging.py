@@ -21,7 +21,7 @@ from milab_widgets.claims.rejudge import record_rejudged
 from milab_widgets.claims.text import claims_markdown
 from milab_widgets.exceptions import InputError
 
-__all__ = ["REJUDGERS", "rejudge_folder"]
+__all__ = ["REJUDGERS", "RERUNNERS", "rejudge_folder"]
 
 
 def _inth(folder: Path) -> tuple[pd.DataFrame, str]:
@@ -76,15 +76,28 @@ REJUDGERS = {"intH": _inth, "CDVSE": _cdvse, "MFSEF": _mfsef, "TwoViewMIC": _two
              "LSkMDDM": _lskmddm}
 
 
-def rejudge_folder(folder: Path, paper: str) -> pd.DataFrame:
+def _rerun_lskmddm(folder: Path) -> str:
+    from milab_widgets.experiments.lskmddm import rerun_table2_and_fig4
+
+    return rerun_table2_and_fig4(folder, cache_dir=folder / "cache", progress=True)
+
+
+#: Paper -> ``rerun(folder) -> note``: the parts of a full run that can be redone alone.
+RERUNNERS = {"LSkMDDM": _rerun_lskmddm}
+
+
+def rejudge_folder(folder: Path, paper: str, rerun: bool = False) -> pd.DataFrame:
     """Judge the committed run of ``paper`` in ``folder`` again; write its ``claims.csv``
     (columns :data:`~milab_widgets.claims.catalogue.CATALOGUE_COLUMNS`), its
-    ``verdict.md`` and the record that it was judged again; return the claims table."""
+    ``verdict.md`` and the record that it was judged again; return the claims table.
+    With ``rerun``, the paper's :data:`RERUNNERS` entry first re-runs what it can alone
+    (a paper without one is judged as it is), and the record says what it re-ran."""
     if paper not in REJUDGERS:
         raise InputError(f"no paper {paper!r}; choose one of {list(REJUDGERS)}.")
     folder = Path(folder)
+    note = RERUNNERS[paper](folder) if rerun and paper in RERUNNERS else None
     table, verdict = REJUDGERS[paper](folder)
     table[CATALOGUE_COLUMNS].to_csv(folder / "claims.csv", index=False)
     (folder / "verdict.md").write_text(verdict + "\n")
-    record_rejudged(folder)
+    record_rejudged(folder, rerun=note)
     return table[CATALOGUE_COLUMNS]

@@ -511,6 +511,9 @@ def run_line(result: PaperResult, output_label: str) -> str:
     again = (f" Its claims were judged again on {rejudged['date']} from the run's tables under "
              "today's catalogue (`milab rejudge`); the experiments and the executed notebook "
              "are the run's own." if rejudged else "")
+    if rejudged.get("rerun"):
+        again = (f" On {rejudged['date']}: {rejudged['rerun']}; every claim was then judged "
+                 "again under today's catalogue (`milab rejudge --rerun`).")
     return (f"{protocol}, seed {result.seed}, {duration(result.seconds)}; `{command}`; "
             f"executed notebook: {notebook_link(result.paper)}.{again}")
 

@@ -110,3 +110,24 @@ def test_rejudge_judges_a_committed_run_again_and_says_so_in_the_report(tmp_path
     assert "judged again" in report and "the experiments and the executed notebook" in report
     assert cli.main(["rejudge", str(tmp_path), "nosuchpaper"]) == 1
     assert "no paper 'nosuchpaper'" in capsys.readouterr().err
+
+
+def test_rejudge_rerun_refuses_a_quick_run_and_the_report_says_what_was_rerun(tmp_path,
+                                                                              capsys):
+    import json
+    import shutil
+    from pathlib import Path
+
+    from milab_widgets.claims.rejudge import record_rejudged
+
+    committed = Path(__file__).resolve().parents[1] / "reports"
+    shutil.copytree(committed / "LSkMDDM", tmp_path / "LSkMDDM",
+                    ignore=shutil.ignore_patterns("cache"))
+    settings = tmp_path / "LSkMDDM" / "settings.json"
+    settings.write_text(json.dumps({**json.loads(settings.read_text()), "quick": True}))
+    assert cli.main(["rejudge", str(tmp_path), "LSkMDDM", "--rerun"]) == 1
+    assert "holds a quick run; re-run it whole" in capsys.readouterr().err
+    record_rejudged(tmp_path / "LSkMDDM", rerun="Table 2 re-run at today's protocol")
+    assert cli.main(["report", str(tmp_path)]) == 0
+    report = (tmp_path / "REPORT.md").read_text()
+    assert "Table 2 re-run at today's protocol; every claim was then judged again" in report

@@ -18,6 +18,8 @@ module has a ``rejudge(folder)`` that says which rows it recomputes;
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 import json
 from datetime import UTC, datetime
 from pathlib import Path
@@ -46,13 +48,15 @@ MEASURED = ["effect", "ci_low", "ci_high", "p_value", "test", "n", "cases", "cas
 
 
 def rejudged(committed: pd.DataFrame, catalogue: tuple[Claim, ...],
-             recomputed: list[dict] = ()) -> pd.DataFrame:
+             recomputed: list[dict] = (), retired: Mapping[str, str] | None = None
+             ) -> pd.DataFrame:
     """The claims table of ``committed`` (a run's ``claims.csv``) under ``catalogue``:
     rows of ``recomputed`` (full rows, :func:`~milab_widgets.claims.catalogue.claim_row`)
     replace or add to the committed ones; every other catalogue claim must have a
     committed row, whose measurements are kept and whose wording and basis are the
     catalogue's; Holm runs again. A committed claim that the catalogue no longer holds is
-    an error (say in the catalogue what became of it)."""
+    an error unless ``retired`` (id -> what became of it, the paper's claims module says)
+    names it."""
     fresh = {row["id"]: row for row in recomputed}
     kept = committed.set_index("id")
     rows = []
@@ -64,7 +68,7 @@ def rejudged(committed: pd.DataFrame, catalogue: tuple[Claim, ...],
         else:
             raise InputError(f"claim {claim.id!r} has no committed row and was not "
                              "recomputed: rerun the experiment or recompute it.")
-    dropped = sorted(set(kept.index) - {claim.id for claim in catalogue})
+    dropped = sorted(set(kept.index) - {claim.id for claim in catalogue} - set(retired or {}))
     if dropped:
         raise InputError(f"the committed run has claims the catalogue no longer holds: "
                          f"{dropped}.")
@@ -98,12 +102,15 @@ def _kept_row(claim: Claim, committed: pd.Series) -> dict:
             "basis": claim.basis, "basis_reason": claim.basis_reason}
 
 
-def record_rejudged(folder: Path) -> None:
+def record_rejudged(folder: Path, rerun: str | None = None) -> None:
     """Write :data:`REJUDGED_RECORD` into ``folder``: today's date, and that its claims were
-    judged again from its tables without re-running its experiments."""
+    judged again from its tables without re-running its experiments, or, with ``rerun``,
+    which parts were re-run first."""
     record = {"date": datetime.now(UTC).strftime("%Y-%m-%d"),
               "how": "milab rejudge: claims judged again from the run's committed tables; "
-                     "the experiments were not re-run"}
+                     + (rerun if rerun else "the experiments were not re-run")}
+    if rerun:
+        record["rerun"] = rerun
     (Path(folder) / REJUDGED_RECORD).write_text(json.dumps(record, indent=1) + "\n")
 
 

@@ -11,7 +11,10 @@ this into the c x c eigenproblem of Q^T Q and the least-squares problems K p = b
 
 =============  ==========================================================================
 "eig"          kMDDM: the pencil solved densely (eigen-decomposition of K), O(n^3).
-"lobpcg"       kMDDM-ifp: LOBPCG on the pencil, inversion-free (kernel products only).
+"ifp"          kMDDM-ifp: the paper's inverse-free Krylov method on the pencil (Golub & Ye
+               2002, block form), kernel products only; stopped on the same
+               embedding-angle bound as "lsqr".
+"lobpcg"       LOBPCG on the pencil, inversion-free (kernel products only).
 "lsqr"         LSkMDDM: Lemma 1, then block LSQR on K P = B; with ``ridge = eta`` rLSkMDDM,
                min ||K P - B||^2 + eta ||P||^2 (LSQR with damp = sqrt(eta)).
 "direct"       Theorem 1 with a Cholesky factorisation instead of LSQR (with ``ridge``: the
@@ -55,6 +58,7 @@ from milab_widgets.core.parallel import within_free_cores
 from milab_widgets.data.arrays import check_features
 from milab_widgets.exceptions import InputError
 from milab_widgets.multilabel.block_krylov import block_cg, block_lsqr
+from milab_widgets.multilabel.inverse_free import solve_inverse_free
 from milab_widgets.multilabel.kernel_operators import (
     MEDIAN_MAX_POINTS,
     DenseKernel,
@@ -81,7 +85,7 @@ from milab_widgets.multilabel.validation import (
 
 __all__ = ["SOLVERS", "KernelMDDM", "distinct_rows"]
 
-SOLVERS = ("eig", "lobpcg", "lsqr", "direct", "orthogonal")
+SOLVERS = ("eig", "ifp", "lobpcg", "lsqr", "direct", "orthogonal")
 KRYLOV = ("lsqr", "cg")
 #: Solvers that solve least-squares problems, where ``ridge`` and ``kernel_approx`` apply.
 LEAST_SQUARES = ("lsqr", "direct")
@@ -92,7 +96,7 @@ class KernelMDDM(MultiLabelMixin, TransformerMixin, BaseEstimator):
 
     Parameters
     ----------
-    solver : {"eig", "lobpcg", "lsqr", "direct", "orthogonal"}, default "eig"
+    solver : {"eig", "ifp", "lobpcg", "lsqr", "direct", "orthogonal"}, default "eig"
         See the module docstring.
     ridge : float >= 0, default 0.0
         eta of rLSkMDDM (solvers "lsqr" and "direct" only). With ``kernel_approx="nystroem"``
@@ -113,12 +117,12 @@ class KernelMDDM(MultiLabelMixin, TransformerMixin, BaseEstimator):
         (K is symmetric positive definite; converges in far fewer kernel passes when
         ridge = 0). Both stop on the same embedding-accuracy bound.
     tol : float, default 1e-2
-        "lsqr": bound (radians) on the largest principal angle between the training
-        embedding K P and the exact one; "lobpcg": LOBPCG's residual tolerance;
+        "lsqr" and "ifp": bound (radians) on the largest principal angle between the
+        training embedding K P and the exact one; "lobpcg": LOBPCG's residual tolerance;
         "orthogonal": relative decrease of the objective over ten iterations.
     max_iter : int or None
         Iteration cap of the iterative solvers (None: 4n for "lsqr", 2n for CG, 500 for
-        "orthogonal", 200 for "lobpcg").
+        "orthogonal", 200 for "lobpcg" and "ifp").
     random_state : int or None
         Landmark choice (and the median's subsample for more than 5000 points).
 
@@ -139,7 +143,8 @@ class KernelMDDM(MultiLabelMixin, TransformerMixin, BaseEstimator):
     kernel_passes_ : int or None
         Kernel products of an n x k block the iterative solver used.
     angle_bound_ : float or None
-        "lsqr": the final bound on the training embedding's principal angle (radians).
+        "lsqr" and "ifp": the final bound on the training embedding's principal angle
+        (radians).
     converged_ : bool
     objective_history_ : list or None
         "orthogonal": ||K P - B||_F^2 at every accepted iterate (never increases).
@@ -270,6 +275,8 @@ class KernelMDDM(MultiLabelMixin, TransformerMixin, BaseEstimator):
         if self.solver == "eig":
             solution, self.eigenvalues_ = solve_eig(operator.matrix, Q, self.n_components_)
             return solution
+        if self.solver == "ifp":
+            return self._solve_inverse_free(operator, Q, B)
         if self.solver == "lobpcg":
             iterations = 200 if self.max_iter is None else self.max_iter
             solution, self.eigenvalues_, self.n_iter_, self.converged_ = solve_lobpcg(
@@ -291,6 +298,15 @@ class KernelMDDM(MultiLabelMixin, TransformerMixin, BaseEstimator):
             result = block_cg(operator.matmat, B, ridge, self.tol, self.max_iter)
         self.n_iter_, self.kernel_passes_ = result.iterations, result.passes
         self.angle_bound_, self.converged_ = result.angle_bound, result.converged
+        return result.solution
+
+    def _solve_inverse_free(self, operator, Q, B) -> np.ndarray:
+        every_label_value = label_eigenvectors(Q)[0]  # the stopping bound's gap needs s_(k+1)
+        result = solve_inverse_free(operator.matmat, Q, B, every_label_value, self.tol,
+                                    200 if self.max_iter is None else self.max_iter)
+        self.eigenvalues_, self.n_iter_ = result.values, result.iterations
+        self.kernel_passes_, self.angle_bound_ = result.passes, result.angle_bound
+        self.converged_ = result.converged
         return result.solution
 
     def _solve_orthogonal(self, operator, B) -> np.ndarray:
@@ -330,7 +346,7 @@ class KernelMDDM(MultiLabelMixin, TransformerMixin, BaseEstimator):
                 f"ridge={self.ridge} applies to the least-squares solvers {LEAST_SQUARES} "
                 f"(rLSkMDDM), not to solver={self.solver!r}; set ridge=0 or solver='lsqr'."
             )
-        if self.kernel_approx is not None and self.solver in ("eig", "lobpcg"):
+        if self.kernel_approx is not None and self.solver in ("eig", "ifp", "lobpcg"):
             raise InputError(
                 f"kernel_approx={self.kernel_approx!r} needs a least-squares solver ('lsqr', "
                 "'direct' or 'orthogonal'); the eigen-solvers use the exact kernel."

@@ -97,3 +97,8 @@ def test_a_committed_run_judged_again_keeps_its_measurements_and_takes_the_new_f
         rejudged(committed, (*PAPER, STAND_IN, SAME))
     with pytest.raises(InputError, match="no longer holds"):
         rejudged(committed, tuple(PAPER))
+    # a claim the catalogue retired, saying what became of it, is dropped; no other
+    retired = rejudged(committed, tuple(PAPER), retired={"stand-in": "replaced by same"})
+    assert list(retired.id) == [c.id for c in PAPER]
+    with pytest.raises(InputError, match="'stand-in'"):
+        rejudged(committed, tuple(PAPER), retired={"other": "not this one"})

@@ -85,7 +85,7 @@ class Cheap:
 def _fast_solvers():
     from milab_widgets.widgets.lskmddm import PANEL_SOLVERS
 
-    return {name: spec for name, spec in PANEL_SOLVERS.items() if "lobpcg" not in name}
+    return {name: spec for name, spec in PANEL_SOLVERS.items() if "ifp" not in name}
 
 
 CHEAP = {

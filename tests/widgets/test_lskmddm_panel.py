@@ -27,7 +27,7 @@ def test_panel_opens_with_metrics_and_a_scatter(panel):
 
 
 def test_panel_times_every_solver(panel, monkeypatch):
-    fast = {name: spec for name, spec in panel_module.PANEL_SOLVERS.items() if "lobpcg" not in name}
+    fast = {name: spec for name, spec in panel_module.PANEL_SOLVERS.items() if "ifp" not in name}
     monkeypatch.setattr(panel_module, "PANEL_SOLVERS", fast)
     panel.time()
     assert panel.last_error is None, panel.error.value
@@ -110,7 +110,7 @@ def test_an_empty_brush_says_so_instead_of_showing_zeros(panel, shown):
 def test_switching_the_dataset_clears_every_result_at_once(panel, require_dataset, monkeypatch):
     require_dataset("yeast")
     monkeypatch.setattr(panel_module, "PANEL_SOLVERS", {
-        name: spec for name, spec in panel_module.PANEL_SOLVERS.items() if "lobpcg" not in name})
+        name: spec for name, spec in panel_module.PANEL_SOLVERS.items() if "ifp" not in name})
     panel.time()
     assert panel.solver_times is not None and panel.scatter_view.chart is not None
     panel.dataset.value = "yeast"
