@@ -318,6 +318,9 @@ def _report(args: argparse.Namespace) -> int:
     argument("output", metavar="DIR", help="an output folder of `milab reproduce`"),
     argument("papers", nargs="*", metavar="PAPER",
              help="papers to judge again (default: every paper folder in DIR)"),
+    argument("--rerun", action="store_true",
+             help="first re-run, at today's protocol, the parts of a full run that can be "
+                  "redone alone (LSkMDDM: Table 2 and Fig. 4); the report says which"),
 )
 def _rejudge(args: argparse.Namespace) -> int:
     from milab_widgets.rejudging import rejudge_folder
@@ -326,7 +329,7 @@ def _rejudge(args: argparse.Namespace) -> int:
     papers = args.papers or [paper for paper in PAPERS if (folder / paper / "claims.csv").is_file()]
     try:
         for paper in papers:
-            rejudge_folder(folder / paper, paper)
+            rejudge_folder(folder / paper, paper, rerun=args.rerun)
             print(f"{paper}: claims.csv judged again from {folder / paper}")
         _print_report(args.output, {})
     except MilabError as error:
@@ -352,6 +355,26 @@ def _app(args: argparse.Namespace) -> int:
         print(f"milab app: {error}", file=sys.stderr)
         return 2
     return 0
+
+
+# -- JupyterLab --------------------------------------------------------------------------------
+@subcommand(
+    "jupyterlab",
+    "Open JupyterLab with the milab launcher tiles, commands and reproduction panel (also "
+    "from an editable install, where a plain `jupyter lab` lacks them); other arguments go "
+    "to JupyterLab.",
+    argument("jupyter_arguments", nargs=argparse.REMAINDER, metavar="...",
+             help="JupyterLab's own options, e.g. --port 8889 --no-browser"),
+)
+def _jupyterlab(args: argparse.Namespace) -> int:
+    import subprocess
+
+    from milab_widgets.server.launch import jupyterlab_arguments
+
+    try:
+        return subprocess.call(jupyterlab_arguments(args.jupyter_arguments))
+    except KeyboardInterrupt:
+        return 130
 
 
 if __name__ == "__main__":

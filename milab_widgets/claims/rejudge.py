@@ -18,9 +18,8 @@ module has a ``rejudge(folder)`` that says which rows it recomputes;
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-
 import json
+from collections.abc import Mapping
 from datetime import UTC, datetime
 from pathlib import Path
 

@@ -5,13 +5,15 @@ does, in a fresh virtual environment: it takes the Python that ``binder/runtime.
 runs ``pip install -r binder/requirements.txt`` from the root of a copy of the repository,
 then ``binder/postBuild`` if there is one. It then runs ``notebooks/index.ipynb``, the
 notebook the Binder link opens, in a kernel of that environment with an empty data home
-(a Binder has no benchmark data). The commands come from the files, so changing the
+(a Binder has no benchmark data), and checks that its JupyterLab has the milab front end
+and server extension (the launcher tiles the Binder link opens on). The commands come from the files, so changing the
 configuration changes what is tested. The environment and the repository copy are the
 session's, shared with the wheel test (tests/packaging/fresh_env.py says how).
 """
 
 import json
 import os
+import re
 import shutil
 import sys
 from pathlib import Path
@@ -85,7 +87,7 @@ def test_binder_environment_opens_the_lab_without_data(tmp_path, repo_copy, fres
     assert not outputs_of_type(cells + [probe], "error")
     ran = json.loads(outputs_of_type([probe], "stream")[0]["text"])
     assert Path(ran["prefix"]).resolve() == venv.path.resolve(), "the kernel was not the venv's"
-    assert Path(ran["package"]).resolve().is_relative_to(root.resolve())
+    assert Path(ran["package"]).resolve().is_relative_to(venv.path.resolve())
     assert ran["data_home"] == str(data_home) and not any(data_home.iterdir())
     shown = outputs_of_type(cells, "display_data") + outputs_of_type(cells, "execute_result")
     widgets = [o for o in shown if WIDGET_VIEW in o["data"]]
@@ -94,3 +96,11 @@ def test_binder_environment_opens_the_lab_without_data(tmp_path, repo_copy, fres
     for notebook in PAPERS.values():
         assert f"({notebook})" in links, f"the index does not link {notebook}"
         assert (root / "notebooks" / notebook).is_file()
+    jupyter = venv.path / "bin" / "jupyter"
+    lab = run([jupyter, "labextension", "list"], "jupyter labextension list", env=env,
+              timeout=300)
+    assert re.search(r"milab-widgets-jupyterlab .*enabled.*OK", lab.stdout + lab.stderr), (
+        "the Binder's JupyterLab lacks the milab launcher tiles")
+    server = run([jupyter, "server", "extension", "list"], "jupyter server extension list",
+                 env=env, timeout=300)
+    assert re.search(r"milab_widgets\.server.*enabled", server.stdout + server.stderr)

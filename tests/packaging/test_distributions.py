@@ -5,6 +5,8 @@ wheel into a fresh virtual environment -- no source checkout anywhere on the pat
 """
 
 import json
+import re
+import subprocess
 import sys
 import tarfile
 import tomllib
@@ -76,6 +78,16 @@ def test_build_makes_an_sdist_and_a_wheel_that_pass_twine_check(dists, repo_copy
         shipped = {Path(name).name: archive.read(name) for name in archive.namelist()
                    if Path(name).parent == Path("milab_widgets/notebooks")}
     assert shipped == notebooks
+    with zipfile.ZipFile(wheel) as archive:
+        names = set(archive.namelist())
+    data = "milab_widgets-0.1.0.data/data/"
+    assert f"{data}etc/jupyter/jupyter_server_config.d/milab_widgets.json" in names
+    built = REPO / "milab_widgets" / "labextension" / "milab-widgets-jupyterlab"
+    for path in built.rglob("*"):
+        if path.is_file():
+            shipped_as = path.relative_to(built).as_posix()
+            assert (f"{data}share/jupyter/labextensions/milab-widgets-jupyterlab/{shipped_as}"
+                    in names), f"the wheel lacks the front end's {shipped_as}"
     with tarfile.open(sdist) as archive:
         in_sdist = {Path(name).name for name in archive.getnames()
                     if Path(name).parent.name == "notebooks"}
@@ -119,6 +131,32 @@ def test_milab_reproduce_runs_from_the_wheel_in_a_fresh_environment_without_data
         assert name in named, f"the command does not name {name} as skipped: {named}"
         assert f"milab fetch {name}" in report, f"the report does not say how to get {name}"
     assert not any(data_home.iterdir()), "the run wrote into the data home"
+
+
+@pytest.mark.slow
+@pytest.mark.browser
+@pytest.mark.usefixtures("require_browser")
+@pytest.mark.timeout(1800)
+def test_jupyterlab_from_the_wheel_shows_the_milab_tiles_menu_and_routes(
+        dists, fresh_venvs, tmp_path):
+    """Installed from the wheel, a plain ``jupyter lab`` has the milab server extension and
+    the prebuilt front end (no node on the path is needed: the wheel carries the built
+    assets), and Chromium shows the tiles and the milab menu."""
+    venv = fresh_venvs(sys.executable)
+    env = venv.environment(tmp_path / "data_home")
+    venv.install_project(dists[1], env=env)
+    jupyter = venv.path / "bin" / "jupyter"
+    server = run([jupyter, "server", "extension", "list"], "jupyter server extension list",
+                 env=env, timeout=300)
+    assert re.search(r"milab_widgets\.server.*enabled", server.stdout + server.stderr)
+    lab = run([jupyter, "labextension", "list"], "jupyter labextension list", env=env,
+              timeout=300)
+    assert re.search(r"milab-widgets-jupyterlab v0\.1\.0 .*enabled.*OK", lab.stdout + lab.stderr)
+    tour = subprocess.run([sys.executable, "-m", "tests.browser.launcher_tour", "--plain",
+                           "--jupyter", str(venv.python), "--only", "tiles",
+                           "--out", str(tmp_path)], cwd=REPO, capture_output=True,
+                          text=True, timeout=900, check=False)
+    assert tour.returncode == 0, tour.stdout + tour.stderr
 
 
 def skipped_line(stdout: str, paper: str) -> list[str]:
