@@ -137,13 +137,16 @@ def test_milab_reproduce_runs_from_the_wheel_in_a_fresh_environment_without_data
 @pytest.mark.browser
 @pytest.mark.usefixtures("require_browser")
 @pytest.mark.timeout(1800)
-def test_jupyterlab_from_the_wheel_shows_the_milab_tiles_menu_and_routes(
+def test_jupyterlab_from_the_wheel_has_the_milab_tiles_commands_and_reproduction_panel(
         dists, fresh_venvs, tmp_path):
     """Installed from the wheel, a plain ``jupyter lab`` has the milab server extension and
     the prebuilt front end (no node on the path is needed: the wheel carries the built
-    assets), and Chromium shows the tiles and the milab menu."""
+    assets), and the whole launcher tour passes in Chromium against it: tiles and menu, the
+    Lab and a paper's tile, a quick reproduction from the palette with its progress and
+    report, a page reload, Stop, and the token (tests/browser/launcher_tour.py)."""
     venv = fresh_venvs(sys.executable)
-    env = venv.environment(tmp_path / "data_home")
+    (tmp_path / "data_home").mkdir()
+    env = venv.environment(tmp_path / "data_home")  # a fresh install's: no benchmark data
     venv.install_project(dists[1], env=env)
     jupyter = venv.path / "bin" / "jupyter"
     server = run([jupyter, "server", "extension", "list"], "jupyter server extension list",
@@ -153,9 +156,9 @@ def test_jupyterlab_from_the_wheel_shows_the_milab_tiles_menu_and_routes(
               timeout=300)
     assert re.search(r"milab-widgets-jupyterlab v0\.1\.0 .*enabled.*OK", lab.stdout + lab.stderr)
     tour = subprocess.run([sys.executable, "-m", "tests.browser.launcher_tour", "--plain",
-                           "--jupyter", str(venv.python), "--only", "tiles",
-                           "--out", str(tmp_path)], cwd=REPO, capture_output=True,
-                          text=True, timeout=900, check=False)
+                           "--jupyter", str(venv.python), "--out", str(tmp_path)],
+                          cwd=REPO, capture_output=True, text=True, timeout=1500, check=False,
+                          env=env)
     assert tour.returncode == 0, tour.stdout + tour.stderr
 
 
