@@ -32,3 +32,11 @@ def _load_jupyter_server_extension(server_app) -> None:
     from milab_widgets.server.handlers import register
 
     register(server_app)
+
+
+def _unload_jupyter_server_extension(server_app) -> None:
+    """At the server's shutdown, stop a reproduction still running as Ctrl-C would (its
+    kernels shut down, its output marked interrupted), so that none outlives the server."""
+    from milab_widgets.server.handlers import stop_running_job
+
+    stop_running_job(server_app.web_app.settings)

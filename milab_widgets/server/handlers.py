@@ -9,6 +9,7 @@ Bad input is answered with 400 and a sentence saying what to send instead.
 from __future__ import annotations
 
 import json
+import subprocess
 from pathlib import Path
 
 from jupyter_server.base.handlers import APIHandler
@@ -20,7 +21,8 @@ from milab_widgets.papers import registered
 from milab_widgets.server.jobs import ReproduceJob
 from milab_widgets.server.starters import starter_notebook
 
-__all__ = ["register", "PapersHandler", "NotebooksHandler", "ReproduceHandler"]
+__all__ = ["register", "stop_running_job", "PapersHandler", "NotebooksHandler",
+           "ReproduceHandler"]
 
 #: The key under which the server's tornado settings hold the current job.
 JOB_KEY = "milab_reproduce_job"
@@ -103,6 +105,20 @@ class ReproduceHandler(_MilabHandler):
         except InputError as error:
             raise web.HTTPError(409, str(error)) from error
         self.finish(json.dumps({"job": job.state(self.root)}))
+
+
+def stop_running_job(settings: dict, timeout: float = 60) -> None:
+    """Stop the job held in the server's ``settings`` if it runs, and wait for it to end
+    (``timeout`` seconds, then it is killed)."""
+    job = settings.get(JOB_KEY)
+    if job is None or not job.running:
+        return
+    job.stop()
+    try:
+        job.process.wait(timeout=timeout)
+    except subprocess.TimeoutExpired:
+        job.process.kill()
+        job.process.wait()
 
 
 def register(server_app) -> None:

@@ -110,6 +110,24 @@ def test_stopping_a_finished_job_is_refused(tmp_path):
     assert state["report"] is None
 
 
+def test_a_running_job_is_stopped_with_sigint_when_the_server_shuts_down(tmp_path):
+    """The unload hook sends the runner what Ctrl-C sends; a runner that handles it ends."""
+    from types import SimpleNamespace
+
+    from milab_widgets.server import _unload_jupyter_server_extension
+    from milab_widgets.server.handlers import JOB_KEY
+
+    job = ReproduceJob(["intH"], False, tmp_path / "milab-output")
+    job.process = subprocess.Popen(
+        [sys.executable, "-c", "import time\ntry:\n time.sleep(60)\n"
+                               "except KeyboardInterrupt:\n raise SystemExit(130)"])
+    time.sleep(0.5)  # let it reach the sleep
+    server_app = SimpleNamespace(web_app=SimpleNamespace(settings={JOB_KEY: job}))
+    _unload_jupyter_server_extension(server_app)
+    assert job.process.returncode == 130 and job.stop_requested
+    _unload_jupyter_server_extension(server_app)  # nothing running: nothing to do
+
+
 def test_the_extension_points_name_the_package_and_its_built_front_end():
     assert _jupyter_server_extension_points() == [{"module": "milab_widgets.server"}]
     (path,) = _jupyter_labextension_paths()
