@@ -91,6 +91,7 @@ class ReproducePanel extends Widget {
     this.title.closable = true;
     this.addClass('milab-reproduce');
     this.timer = null;
+    this.watched = null; // the start time of the running job this panel has seen
     this.build();
     this.refresh();
   }
@@ -195,10 +196,18 @@ class ReproducePanel extends Widget {
       const { job } = await api('reproduce');
       this.show(job);
       if (job && job.running) {
+        this.watched = job.started;
         this.poll();
       } else if (this.timer !== null) {
         window.clearInterval(this.timer);
         this.timer = null;
+      }
+      // a run this panel watched has finished and written its report: open it once
+      if (job && !job.running && job.report && this.watched === job.started) {
+        this.watched = null;
+        if (!job.stop_requested) {
+          await this.openReport();
+        }
       }
     } catch (error) {
       this.status.textContent = `Cannot reach the milab server extension: ${error.message}`;
