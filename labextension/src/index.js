@@ -92,6 +92,9 @@ class ReproducePanel extends Widget {
     this.addClass('milab-reproduce');
     this.timer = null;
     this.watched = null; // the start time of the running job this panel has seen
+    // Start and Stop count up; a state asked for before one of them is not shown, since
+    // it can arrive after their newer reply (it would clear the rows and stop the polling)
+    this.generation = 0;
     this.build();
     this.refresh();
   }
@@ -161,6 +164,7 @@ class ReproducePanel extends Widget {
       return;
     }
     const isFull = full === undefined ? this.mode.value === 'full' : full;
+    this.generation += 1; // a state asked for before this start is out of date
     try {
       const { job } = await api('reproduce', 'POST', { papers: chosen, full: isFull });
       this.show(job);
@@ -171,6 +175,7 @@ class ReproducePanel extends Widget {
   }
 
   async stop() {
+    this.generation += 1;
     try {
       const { job } = await api('reproduce', 'DELETE');
       this.show(job);
@@ -192,8 +197,12 @@ class ReproducePanel extends Widget {
   }
 
   async refresh() {
+    const generation = this.generation;
     try {
       const { job } = await api('reproduce');
+      if (generation !== this.generation) {
+        return; // asked before a Start or Stop whose own reply is newer
+      }
       this.show(job);
       if (job && job.running) {
         this.watched = job.started;

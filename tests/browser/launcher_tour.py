@@ -193,14 +193,37 @@ def wait_row(page, paper: str, statuses: tuple[str, ...], timeout_ms: float) -> 
 
 
 def step_reproduce(page, context) -> list[str]:
+    """The palette command opens the panel, whose first state request goes out before the
+    command's Start: that request's reply (no job yet) is held back here until Start's reply
+    has arrived, as a loaded server can deliver them (CI saw it once), and must not wipe the
+    run from the panel."""
+    held = []
+
+    def hold_first_state(route) -> None:
+        if route.request.method == "GET" and not held:
+            held.append((route, route.fetch()))  # the state before Start, delivered later
+        else:
+            route.fallback()
+
+    state_route = re.compile(r"/milab/api/reproduce(\?|$)")  # JupyterLab may add a query
+    page.route(state_route, hold_first_state)
     page.keyboard.press("Control+Shift+C")
     palette = page.locator(".lm-CommandPalette-input")
     palette.fill("Reproduce intH (quick)")
-    page.locator(".lm-CommandPalette-item", has_text="Reproduce intH (quick)").first.click()
-    problems = []
+    with page.expect_response(lambda reply: reply.request.method == "POST"
+                              and state_route.search(reply.url) is not None):
+        page.locator(".lm-CommandPalette-item", has_text="Reproduce intH (quick)").first.click()
+    problems = [] if held else ["the panel asked for no state before its Start"]
+    for route, stale in held:
+        page.wait_for_timeout(300)  # Start's reply is shown first
+        route.fulfill(response=stale)
+    page.unroute(state_route, hold_first_state)
     seen = wait_row(page, "intH", ("running", "done"), 60_000)
     if seen not in ("running", "done"):
-        return [f"intH's row never read running (it reads {seen!r})"]
+        status = page.locator(f"{PANEL} .milab-status")
+        said = status.inner_text() if status.count() else "no panel"
+        page.screenshot(path=str(context["out"] / "launcher-failed-reproduce.png"))
+        return [f"intH's row never read running (it reads {seen!r}; the panel says {said!r})"]
     final = wait_row(page, "intH", ("done", "failed", "interrupted"), STEP_TIMEOUT_MS)
     if final != "done":
         detail = page.locator(f'{PANEL} tr[data-paper="intH"]').inner_text()
