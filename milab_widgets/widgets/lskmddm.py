@@ -51,8 +51,10 @@ __all__ = ["LSkMDDMPanel"]
 
 PANEL_METHODS = ("KPCA", "KCCA", "kMDDM", "LSkMDDM", "rLSkMDDM", "OLSkMDDM")
 #: Iterations the panel gives kMDDM-ifp: unpreconditioned, it needs hundreds at the
-#: panel's sizes (Fig. 4), and its row says whether it converged.
-PANEL_IFP_ITERATIONS = 60
+#: panel's sizes (Fig. 4), and its row says whether it converged. Stop acts between
+#: solvers, so one fit must stay short: 20 take 1.4 CPU s at n = 800 on Arts (60: 4.4 s,
+#: which made a Stop take over 5 s on a loaded machine).
+PANEL_IFP_ITERATIONS = 20
 #: Solvers timed by the panel: Fig. 4's but the Nystrom operator and LOBPCG (not the paper's).
 PANEL_SOLVERS = {
     name: ({**params, "max_iter": PANEL_IFP_ITERATIONS} if params["solver"] == "ifp" else params,
