@@ -282,16 +282,17 @@ def record_stopped(paper: str, folder: Path, seconds: float, error: str) -> Pape
 
 
 def timeout_message(folder: Path, timeout: float) -> str:
-    cell = running_cell(folder / PAPERS[folder.name]) if folder.name in PAPERS else None
+    cell = (running_cell(read_json(folder / PAPERS[folder.name]).get("cells", []))
+            if folder.name in PAPERS else None)
     where = f"cell {cell[0]} ({cell[1]!r}) was still running" if cell else "no cell had started"
     return (f"gave up after {timeout / 60:.0f} min (--timeout): {where}; the kernel's log: "
             f"{folder / KERNEL_LOG}; re-run with a longer --timeout (finished results are "
             "cached)")
 
 
-def running_cell(notebook: Path) -> tuple[int, str] | None:
-    """The index and first line of the cell papermill marked as running, if any."""
-    cells = read_json(notebook).get("cells", [])
+def running_cell(cells: list[dict]) -> tuple[int, str] | None:
+    """The index and last line of the cell (of a notebook's ``cells``, as JSON) that
+    papermill marked as running, if any."""
     for index, cell in enumerate(cells):
         if cell.get("metadata", {}).get("papermill", {}).get("status") == "running":
             source = "".join(cell.get("source", "")).strip().splitlines()

@@ -576,16 +576,14 @@ RERUN_NOTE = ("Table 2 and Fig. 4 re-run at today's protocol (Table 2: {partitio
               "the run's own")
 
 
-def rerun_table2_and_fig4(folder, cache_dir=None, progress: bool = False) -> str:
+def rerun_table2_and_fig4(folder, cache_dir=None, progress: bool = False
+                          ) -> tuple[pd.DataFrame, pd.DataFrame, str]:
     """Re-run Table 2 and Fig. 4 of the full run committed in ``folder`` at today's protocol
     (:class:`Settings`' Table 2 partitions and Fig. 4 solvers; the run's seed, sizes and
     data sets), keeping its Tables 3-7 (hours of compute that these changes do not touch).
-    Writes their tables, charts and ``settings.json``; returns the note that the claims
-    record carries (``milab rejudge`` then judges every claim again). A quick run's folder
-    is refused: its tables come from another protocol."""
-    from milab_widgets.charts import lskmddm as charts
-    from milab_widgets.charts import save_chart
-
+    Writes their tables and ``settings.json``; returns (Table 2, Fig. 4's timings, the note
+    that the claims record carries). A quick run's folder is refused: its tables come from
+    another protocol."""
     folder = Path(folder)
     saved = json.loads((folder / "settings.json").read_text())
     if saved.get("quick"):
@@ -603,12 +601,8 @@ def rerun_table2_and_fig4(folder, cache_dir=None, progress: bool = False) -> str
     timing = _concat([timing_runs(data[name], settings, cache, progress)
                       for name in settings.timing_datasets if name in data])
     write_tables(folder, table2_and_fig4_tables(table2, timing), asdict(settings), skipped)
-    cpu = median_timing(cpu_timing(timing))
-    save_chart(charts.table2_chart(table2), folder / "table2")
-    save_chart(charts.timing_chart(cpu), folder / "fig4_time")
-    save_chart(charts.accuracy_chart(cpu), folder / "fig4_accuracy")
-    return RERUN_NOTE.format(partitions=settings.table2_repetitions,
-                             solvers=", ".join(settings.timing_solvers))
+    return table2, timing, RERUN_NOTE.format(partitions=settings.table2_repetitions,
+                                             solvers=", ".join(settings.timing_solvers))
 
 
 # -- helpers ---------------------------------------------------------------------------------

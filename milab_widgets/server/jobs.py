@@ -103,10 +103,10 @@ def paper_state(folder: Path, paper: str, since: float, finished: bool) -> dict:
         state.update(status="done" if status == "ok" else status,
                      detail=record.get("error") or "")
     elif _written_since(notebook, since):
-        cell = running_cell(notebook)
-        total = len(read_json(notebook).get("cells", []))
+        cells = read_json(notebook).get("cells", [])
+        cell = running_cell(cells)
         state.update(status="running" if not finished else "interrupted",
-                     detail=f"cell {cell[0] + 1} of {total}: {cell[1]}" if cell else "")
+                     detail=f"cell {cell[0] + 1} of {len(cells)}: {cell[1]}" if cell else "")
     return state
 
 

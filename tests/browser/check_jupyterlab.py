@@ -172,14 +172,16 @@ def lab_environment(tmp: Path) -> dict[str, str]:
 
 
 @contextmanager
-def jupyter_lab(root: Path, env: dict[str, str], log_path: Path, timeout: float = 90):
-    """Run ``jupyter lab`` on ``root``; yield ``(base_url, token)``; shut it down after."""
+def jupyter_lab(root: Path, env: dict[str, str], log_path: Path, timeout: float = 90,
+                launch=None):
+    """Run ``jupyter lab`` on ``root``; yield ``(base_url, token)``; shut it down after.
+    ``launch(options)`` gives the command for JupyterLab's options (default: this
+    interpreter's ``python -m jupyterlab``)."""
     port, token = free_port(), secrets.token_hex(16)
-    cmd = [
-        sys.executable, "-m", "jupyterlab", "--no-browser", "--allow-root",
-        "--ip=127.0.0.1", f"--port={port}", "--ServerApp.port_retries=0",
-        f"--IdentityProvider.token={token}", f"--ServerApp.root_dir={root}",
-    ]
+    options = ["--no-browser", "--allow-root", "--ip=127.0.0.1", f"--port={port}",
+               "--ServerApp.port_retries=0", f"--IdentityProvider.token={token}",
+               f"--ServerApp.root_dir={root}"]
+    cmd = (launch or (lambda given: [sys.executable, "-m", "jupyterlab", *given]))(options)
     base = f"http://127.0.0.1:{port}"
     with open(log_path, "w") as log:
         proc = subprocess.Popen(cmd, cwd=root, env=env, stdout=log, stderr=subprocess.STDOUT)

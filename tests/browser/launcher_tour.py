@@ -38,15 +38,12 @@ from __future__ import annotations
 import argparse
 import json
 import re
-import secrets
 import shutil
-import subprocess
 import sys
 import tempfile
 import time
 import urllib.error
 import urllib.request
-from contextlib import contextmanager
 from pathlib import Path
 
 import psutil
@@ -59,10 +56,8 @@ from tests.browser.check_jupyterlab import (
     DEFAULT_OUT,
     VIEWPORT,
     block_outside_requests,
-    free_port,
+    jupyter_lab,
     lab_environment,
-    stop_server,
-    wait_for_server,
 )
 
 MILAB_CARD = '.jp-LauncherCard[data-category="milab"]'
@@ -73,29 +68,20 @@ PANEL = "#milab-reproduce-main"
 STEP_TIMEOUT_MS = 240_000
 
 
-@contextmanager
 def jupyterlab(root: Path, python: str | None, plain: bool, log_path: Path):
-    """JupyterLab on ``root``: yields (base URL, token)."""
-    port, token = free_port(), secrets.token_hex(16)
-    options = ["--no-browser", "--allow-root", "--ip=127.0.0.1", f"--port={port}",
-               "--ServerApp.port_retries=0", f"--IdentityProvider.token={token}",
-               f"--ServerApp.root_dir={root}"]
-    if plain:
-        command = [python or sys.executable, "-m", "jupyterlab", *options]
-    else:
-        command = jupyterlab_arguments(options)
-    base = f"http://127.0.0.1:{port}"
+    """JupyterLab on ``root`` (:func:`~tests.browser.check_jupyterlab.jupyter_lab`), with the
+    milab extensions on its command line, or ``plain`` from ``python``'s own install: a
+    context manager yielding (base URL, token)."""
     env = lab_environment(root.parent / "lab-env")
     if plain:  # the interpreter's own install, not this checkout
         env.pop("PYTHONPATH", None)
-    with open(log_path, "w") as log:
-        process = subprocess.Popen(command, cwd=root, env=env, stdout=log,
-                                   stderr=subprocess.STDOUT)
-        try:
-            wait_for_server(process, base, token, log_path, 120)
-            yield base, token
-        finally:
-            stop_server(process, base, token)
+
+    def launch(options: list[str]) -> list[str]:
+        if plain:
+            return [python or sys.executable, "-m", "jupyterlab", *options]
+        return jupyterlab_arguments(options)
+
+    return jupyter_lab(root, env, log_path, timeout=120, launch=launch)
 
 
 def within(action) -> bool:

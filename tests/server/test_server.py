@@ -20,7 +20,7 @@ from milab_widgets.server import _jupyter_labextension_paths, _jupyter_server_ex
 from milab_widgets.server.jobs import ReproduceJob, paper_state
 from milab_widgets.server.launch import LABEXTENSIONS, jupyterlab_arguments
 from milab_widgets.server.starters import starter_notebook
-from tests.browser.check_jupyterlab import free_port
+from tests.browser.check_jupyterlab import free_port, stop_server, wait_for_server
 
 
 def test_the_lab_tile_notebook_runs_lab_and_is_never_overwritten(tmp_path):
@@ -145,23 +145,20 @@ def server(tmp_path_factory):
     root, token, port = tmp_path_factory.mktemp("root"), "test-token-123", free_port()
     env = {**os.environ, "JUPYTER_CONFIG_DIR": str(tmp_path_factory.mktemp("config")),
            "JUPYTER_RUNTIME_DIR": str(tmp_path_factory.mktemp("runtime"))}
-    process = subprocess.Popen(
-        [sys.executable, "-m", "jupyter_server", "--no-browser", "--ip=127.0.0.1",
-         f"--port={port}", "--ServerApp.port_retries=0", f"--IdentityProvider.token={token}",
-         f"--ServerApp.root_dir={root}", "--allow-root",
-         "--ServerApp.jpserver_extensions={'milab_widgets.server': True}"],
-        env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    base = f"http://127.0.0.1:{port}"
-    deadline = time.monotonic() + 60
-    while time.monotonic() < deadline:
+    log = tmp_path_factory.mktemp("log") / "server.log"
+    with open(log, "w") as output:
+        process = subprocess.Popen(
+            [sys.executable, "-m", "jupyter_server", "--no-browser", "--ip=127.0.0.1",
+             f"--port={port}", "--ServerApp.port_retries=0",
+             f"--IdentityProvider.token={token}", f"--ServerApp.root_dir={root}",
+             "--allow-root", "--ServerApp.jpserver_extensions={'milab_widgets.server': True}"],
+            env=env, stdout=output, stderr=subprocess.STDOUT)
+        base = f"http://127.0.0.1:{port}"
         try:
-            urllib.request.urlopen(f"{base}/api/status?token={token}", timeout=2).close()
-            break
-        except OSError:
-            time.sleep(0.25)
-    yield base, token, root
-    process.terminate()
-    process.wait(timeout=30)
+            wait_for_server(process, base, token, log, 60)
+            yield base, token, root
+        finally:
+            stop_server(process, base, token)
 
 
 def call(base, route, method="GET", token=None, body=None):
