@@ -34,19 +34,23 @@ def boundary_cells(boundaries: pd.DataFrame) -> pd.DataFrame:
 def boundary_chart(boundaries: pd.DataFrame, points: pd.DataFrame, scores: pd.DataFrame,
                    title: str, *, select: str | None = None, size: int = 260) -> alt.Chart:
     """Figs. 2-3: samples by role and the decision boundary (black) of SVDD and CDVSE,
-    side by side, each titled with its test g-mean.
+    side by side, each titled with its test g-mean; the axes span [0, 3] and whatever of the
+    samples and the grid lies outside it.
 
     ``select`` names a click selection of the sample nearest the pointer in the CDVSE plot
     (its ``x`` and ``y``), for a live chart; ``size`` is each plot's width and height."""
     panels = []
+    extent = pd.concat([points[["x", "y"]], boundaries[["x", "y"]]])
+    domains = {axis: [min(0.0, float(extent[axis].min())), max(3.0, float(extent[axis].max()))]
+               for axis in ("x", "y")}
     for method in ("svdd", "cdvse"):
         row = scores[scores.method == method].iloc[0]
         kept = f", {int(row['kept'])} SVDDs kept" if method == "cdvse" else ""
         heading = f"{METHODS[method]}: g = {row['g_mean']:.3f}{kept}"
         edge = boundary_cells(boundaries[boundaries.method == method])
         dots = alt.Chart(points).mark_point(filled=True, size=28, opacity=0.85).encode(
-            x=alt.X("x:Q", scale=alt.Scale(domain=[0, 3]), title="x"),
-            y=alt.Y("y:Q", scale=alt.Scale(domain=[0, 3]), title="y"),
+            x=alt.X("x:Q", scale=alt.Scale(domain=domains["x"], nice=False), title="x"),
+            y=alt.Y("y:Q", scale=alt.Scale(domain=domains["y"], nice=False), title="y"),
             color=alt.Color("role:N", scale=ROLE_COLOURS, title=None),
             shape=alt.Shape("role:N", scale=alt.Scale(domain=ROLE_COLOURS.domain), title=None))
         line = alt.Chart(edge).mark_square(size=9, color="black").encode(x="x:Q", y="y:Q")
@@ -141,7 +145,7 @@ def objective_chart(history: np.ndarray) -> alt.Chart:
 
 
 # -- the mechanism claims (experiments.cdvse_mechanisms tables) ------------------------------
-ENSEMBLE_NAMES = {"bagging": "Bagging", "cdvse": "CDVSE (λ = 1)", "ablated": "λ = 0"}
+ENSEMBLE_NAMES = {"bagging": "Bagging", "cdvse": "CDVSE (selected λ)", "ablated": "λ = 0"}
 
 
 def compactness_chart(summary: pd.DataFrame) -> alt.Chart:
@@ -162,7 +166,7 @@ def compactness_chart(summary: pd.DataFrame) -> alt.Chart:
 
 def diversity_chart(summary: pd.DataFrame) -> alt.Chart:
     """Advantage (2): per data set, the mean pairwise disagreement of the members CDVSE
-    keeps with the distance-variance term (λ = 1) and without it (λ = 0)."""
+    keeps with the distance-variance term (the selected λ) and without it (λ = 0)."""
     data = summary.assign(ensemble=summary.ensemble.map(ENSEMBLE_NAMES))
     return alt.Chart(data).mark_bar().encode(
         x=alt.X("dataset:N", sort=list(dict.fromkeys(summary.dataset)), title=None),

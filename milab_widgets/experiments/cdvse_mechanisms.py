@@ -24,8 +24,8 @@ Beside it, the share of the test normals each accepts (a compact boundary that a
 rejects more normals is not free).
 
 **Diversity: the distance-variance term switched off.** The term is weighted by lambda, so
-"the distance variance raises the diversity" is read as an ablation: the same M members
-and sigma, weights with the paper's lambda = 1 against lambda = 0, and the diversity of the
+"the distance variance raises the diversity" is read as an ablation: the same M members,
+sigma and gamma, weights with the selected lambda against lambda = 0, and the diversity of the
 ensemble each keeps (w_k >= 1/M), measured on the test set as the pairwise disagreement of
 the kept members' accept/reject decisions
 (:func:`~milab_widgets.evaluation.ensemble_diversity.pairwise_disagreement`). That
@@ -50,20 +50,34 @@ per zeta and C value, so only the first :data:`SENSITIVITY_REPETITIONS` repetiti
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 import numpy as np
 import pandas as pd
 
 from milab_widgets.evaluation.ensemble_diversity import pairwise_disagreement
 from milab_widgets.evaluation.oneclass_scores import g_mean
 from milab_widgets.evaluation.oneclass_selection import artificial_outliers
+from milab_widgets.exceptions import InputError
 from milab_widgets.oneclass import CDVSESVDD, BaggingSVDD
 from milab_widgets.oneclass.cdvse import distance_variance, half_quadratic_weights, selected_spheres
 
-__all__ = ["COMPACTNESS_COLUMNS", "DIVERSITY_COLUMNS", "REFERENCE", "REFERENCE_SIZE",
+__all__ = ["CDVSEParameters", "COMPACTNESS_COLUMNS", "DIVERSITY_COLUMNS", "REFERENCE", "REFERENCE_SIZE",
            "SENSITIVITY_COLUMNS", "SENSITIVITY_REPETITIONS", "ablated_members",
-           "accepted_fraction", "bagging_and_cdvse", "compactness_rows", "compactness_summary",
+           "accepted_fraction", "bagging_and_cdvse", "cdvse_at", "compactness_rows", "compactness_summary",
            "diversity_row", "diversity_summary", "members_record", "sensitivity_record",
            "sensitivity_summary"]
+
+class CDVSEParameters(NamedTuple):
+    """One repetition's selected parameters: the base SVDDs' (C, zeta) and CDVSE's
+    (sigma, lambda, gamma), in the order the cached records pass them."""
+
+    C: float
+    zeta: float
+    sigma: float
+    lam: float
+    gamma_l1: float
+
 
 #: The UCI sets' reference sample: its density (oneclass_selection.REFERENCES) and size.
 REFERENCE = "marginals"
@@ -98,7 +112,7 @@ def compactness_rows(models: dict, reference, normals, reference_name: str) -> l
 def ablated_members(spheres, X_train, sigma: float, max_iter: int,
                     gamma_l1: float = 1.0) -> tuple[np.ndarray, np.ndarray]:
     """(weights, kept indices) of CDVSE on ``spheres`` with the distance-variance term off
-    (lambda = 0), the rest as the paper's; no member is kept when every weight is 0."""
+    (lambda = 0), sigma and ``gamma_l1`` as given; no member is kept when every weight is 0."""
     weights, _ = half_quadratic_weights(spheres.radii, spheres.distances(X_train), sigma,
                                         ABLATED_LAMBDA, gamma_l1, max_iter)
     if not (weights > 0).any():
@@ -115,31 +129,34 @@ def diversity_row(spheres, weights, kept, X_test) -> dict:
             "distance_variance": distance_variance(weights, distances) / distances.size}
 
 
-def bagging_and_cdvse(X_train, parameters, seed: int, settings):
+def bagging_and_cdvse(X_train, parameters: CDVSEParameters, seed: int, settings):
     """Bagging and CDVSE on the same M bootstrap SVDDs (``random_state=seed``) at
-    ``parameters`` (C, zeta, sigma); ``settings``: n_estimators and max_iter."""
-    C, zeta, sigma = parameters
-    bagging = BaggingSVDD(settings.n_estimators, C=C, gamma=zeta,
+    ``parameters``; ``settings``: n_estimators and max_iter."""
+    bagging = BaggingSVDD(settings.n_estimators, C=parameters.C, gamma=parameters.zeta,
                           random_state=seed).fit(X_train)
-    cdvse = CDVSESVDD(settings.n_estimators, C=C, gamma=zeta, sigma=sigma,
-                      max_iter=settings.max_iter, random_state=seed
-                      ).fit(X_train, spheres=bagging.spheres_)
-    return bagging, cdvse
+    return bagging, cdvse_at(parameters, settings, seed).fit(X_train, spheres=bagging.spheres_)
+
+
+def cdvse_at(parameters: CDVSEParameters, settings, seed: int) -> CDVSESVDD:
+    """An unfitted CDVSE at ``parameters`` with the run's M and T (``settings``)."""
+    return CDVSESVDD(settings.n_estimators, C=parameters.C, gamma=parameters.zeta,
+                     sigma=parameters.sigma, lam=parameters.lam, gamma_l1=parameters.gamma_l1,
+                     max_iter=settings.max_iter, random_state=seed)
 
 
 def members_record(split, parameters, seed: int, settings) -> dict:
     """One repetition's compactness and diversity (a cache record): Bagging and CDVSE at
-    the selected ``parameters`` (C, zeta, sigma) on ``split`` (X_train, y_train, X_test,
+    the selected ``parameters`` (:class:`CDVSEParameters`) on ``split`` (X_train, y_train, X_test,
     y_test), both with the repetition's ``seed``; ``settings``: n_estimators, max_iter."""
     X_train, _, X_test, y_test = split
-    sigma = parameters[2]
     bagging, cdvse = bagging_and_cdvse(X_train, parameters, seed, settings)
     reference = artificial_outliers(X_train, REFERENCE_SIZE, np.random.default_rng(seed),
                                     REFERENCE)
     compactness = compactness_rows({"bagging": bagging, "cdvse": cdvse}, reference,
                                    X_test[y_test == 1], REFERENCE)
     spheres = bagging.spheres_
-    ablated, ablated_kept = ablated_members(spheres, X_train, sigma, settings.max_iter)
+    ablated, ablated_kept = ablated_members(spheres, X_train, parameters.sigma,
+                                            settings.max_iter, parameters.gamma_l1)
     diversity = [{"ensemble": "cdvse", "lam": cdvse.lam,
                   **diversity_row(spheres, cdvse.weights_, cdvse.selected_, X_test)},
                  {"ensemble": "ablated", "lam": ABLATED_LAMBDA,
@@ -147,27 +164,28 @@ def members_record(split, parameters, seed: int, settings) -> dict:
     return {"compactness": compactness, "diversity": diversity}
 
 
-def sensitivity_record(split, parameters, seed: int, settings) -> dict:
+def sensitivity_record(split, parameters: CDVSEParameters, seed: int, settings) -> dict:
     """CDVSE's test g-mean along sigma, zeta and C over ``settings``' grids, one at a time,
-    the others at ``parameters`` = the selected (C, zeta, sigma) (a cache record): ``rows``,
-    one per parameter and value."""
+    the others (and lambda, gamma) at the selected ``parameters`` (a cache record): ``rows``,
+    one per parameter and value. A point where the l1 term zeroes every weight (no member:
+    CDVSE refuses to fit) is recorded with test NaN and 0 kept, and left out of the range."""
     X_train, _, X_test, y_test = split
-    selected = dict(zip(("C", "zeta", "sigma"), parameters, strict=True))
 
     def scored(axis, value, members=None):
-        point = {**selected, axis: value}
-        model = CDVSESVDD(settings.n_estimators, C=point["C"], gamma=point["zeta"],
-                          sigma=point["sigma"], max_iter=settings.max_iter,
-                          random_state=seed).fit(X_train, spheres=members)
-        return model, {"parameter": axis, "value": float(value),
-                       "selected": bool(value == selected[axis]),
-                       "test": g_mean(y_test, model.predict(X_test)),
+        model = cdvse_at(parameters._replace(**{axis: value}), settings, seed)
+        row = {"parameter": axis, "value": float(value),
+               "selected": bool(value == getattr(parameters, axis))}
+        try:
+            model.fit(X_train, spheres=members)
+        except InputError:
+            return None, {**row, "test": float("nan"), "kept": 0}
+        return model, {**row, "test": g_mean(y_test, model.predict(X_test)),
                        "kept": len(model.selected_)}
 
     rows, members = [], None
     for value in settings.sigma_grid:  # sigma moves the weights only: one set of members
         model, row = scored("sigma", value, members)
-        members = model.spheres_
+        members = model.spheres_ if model is not None else members
         rows.append(row)
     grids = {"zeta": settings.zeta_grid,
              "C": [C for C in settings.C_grid if C * len(X_train) >= 1.0]}
@@ -193,10 +211,13 @@ def compactness_summary(compactness: pd.DataFrame) -> pd.DataFrame:
 
 
 def diversity_summary(diversity: pd.DataFrame) -> pd.DataFrame:
-    """Per data set and ensemble (CDVSE with lambda = 1, the ablation with lambda = 0): the
-    mean members kept, their pairwise disagreement and eq. 14 on the test set."""
-    return (diversity.groupby(["dataset", "ensemble", "lam"], sort=False)
-            [["kept", "disagreement", "distance_variance"]].mean().reset_index())
+    """Per data set and ensemble (CDVSE with its selected lambda, the ablation with 0): the
+    median lambda, the mean members kept, their pairwise disagreement and eq. 14 on the test
+    set."""
+    return (diversity.groupby(["dataset", "ensemble"], sort=False)
+            .agg(lam=("lam", "median"), kept=("kept", "mean"),
+                 disagreement=("disagreement", "mean"),
+                 distance_variance=("distance_variance", "mean")).reset_index())
 
 
 def sensitivity_summary(sensitivity: pd.DataFrame) -> pd.DataFrame:

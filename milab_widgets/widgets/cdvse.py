@@ -42,7 +42,8 @@ from milab_widgets.widgets.live import LiveChart
 
 __all__ = ["CDVSEPanel"]
 
-SYNTHETIC_CHOICES = [("Sine_noise (synthetic)", "sine_noise"),
+SYNTHETIC_CHOICES = [("Sine_noise (as §4.1 states it)", "sine_noise"),
+                     ("Sine_noise (a band: our reading)", cdvse.BAND_SINE),
                      ("Square_noise (synthetic)", "square_noise")]
 CLICK_HINT = ("<small>Click a sample in the CDVSE plot to see its distance to each kept "
               "sphere.</small>")
@@ -55,10 +56,10 @@ UCI_ACTION = "Run protocol"
 UCI_VIEW = "The UCI tables"
 #: Table 2's columns (experiments.cdvse.parameter_table) as the panel titles them.
 PARAMETER_TITLES = {"dataset": "dataset", "C": "C", "nu": "ν", "zeta": "ζ", "sigma": "σ",
-                    "kept": "SVDDs kept", "paper_nu": "paper ν", "paper_zeta": "paper ζ",
+                    "lam": "λ", "gamma_l1": "γ", "kept": "SVDDs kept", "paper_nu": "paper ν", "paper_zeta": "paper ζ",
                     "paper_sigma": "paper σ", "paper_kept": "paper SVDDs kept"}
-PARAMETERS_LEGEND = ("C, ζ, σ: the values the repetitions selected most often (ties: the "
-                     "smaller); ν = 1 / (C n_train), the paper's \"C\" read as ν; SVDDs kept: "
+PARAMETERS_LEGEND = ("C, ζ, σ, λ, γ: the values the repetitions selected most often (ties: "
+                     "the smaller; the paper prints no λ or γ); ν = 1 / (C n_train), the paper's \"C\" read as ν; SVDDs kept: "
                      "CDVSE's kept base SVDDs, mean ± std over the repetitions.")
 
 
@@ -78,7 +79,8 @@ class CDVSEPanel(AsCode, Panel):
     Parameters
     ----------
     dataset : str, default="sine_noise"
-        "sine_noise", "square_noise" or a registered one-class dataset.
+        "sine_noise" (as §4.1 states it), "sine_noise_band" (Sine_noise as a band of
+        normal points, our reading), "square_noise" or a registered one-class dataset.
     update : bool, default=True
         Fit and draw the default setting at once.
 

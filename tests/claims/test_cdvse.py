@@ -229,7 +229,8 @@ def test_compactness_against_bagging_is_our_reading_beside_the_papers_evidence()
     assert claim.holm_family == "beside"
     beside = {c.id: c.basis for c in catalogue.CATALOGUE if c.basis != "paper"}
     assert beside == {"compact-boundary": "our reading",
-                      "artificial-better-than-svdd": "stand-in data"}
+                      "artificial-better-than-svdd-band": "our reading",
+                      "artificial-better-than-svdd-width": "our reading"}
     rows = table(hand_runs(noisy(0.01)), compactness=hand_compactness(noisy(0.05, 0.02)))
     rows = rows.set_index("id")
     # the paper's family is the paper-basis rows only: compactness's tiny p moves none of them
@@ -377,3 +378,28 @@ def test_rejudging_the_committed_run_recomputes_the_members_row_with_its_ratio()
     assert np.allclose(members.loc[old.index, "ci_low"], old.ci_low)
     assert len(cases) == len(pd.read_csv(COMMITTED / "claim_cases.csv"))
     assert again.loc["compact-boundary", "basis"] == "our reading"
+
+
+def test_each_artificial_reading_is_judged_beside_and_never_moves_the_papers_rows():
+    readings = pd.concat([hand_synthetic(gain=-0.04).assign(reading="width"),
+                          hand_synthetic(gain=0.03).assign(reading="band")],
+                         ignore_index=True)
+    rows = table(hand_runs(noisy(0.01)), synthetic=hand_synthetic(gain=0.03),
+                 readings=readings).set_index("id")
+    alone = table(hand_runs(noisy(0.01)), synthetic=hand_synthetic(gain=0.03)).set_index("id")
+    assert rows.loc["artificial-better-than-svdd", "basis"] == "paper"
+    assert rows.loc["artificial-better-than-svdd", "verdict"] == "supported"
+    assert rows.loc["artificial-better-than-svdd-width", "verdict"] == "contradicted"
+    assert rows.loc["artificial-better-than-svdd-band", "verdict"] == "supported"
+    for reading in ("band", "width"):
+        row = rows.loc[f"artificial-better-than-svdd-{reading}"]
+        assert row.basis == "our reading" and row.basis_reason == \
+            catalogue.ARTIFICIAL_READINGS[reading][1]
+        assert row.cases == 2
+    # the readings are not the paper's evidence: its rows and their Holm p are unchanged
+    paper = alone.index[(alone.origin == "paper") & (alone.basis == "paper")]
+    np.testing.assert_allclose(rows.loc[paper, "p_adjusted"], alone.loc[paper, "p_adjusted"])
+    # not run: the rows say why
+    assert "synthetic=False" in alone.loc["artificial-better-than-svdd-band", "noise"] + \
+        alone.loc["artificial-better-than-svdd-band", "test"] + \
+        str(alone.loc["artificial-better-than-svdd-band", "verdict"])

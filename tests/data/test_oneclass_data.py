@@ -87,10 +87,30 @@ def test_square_noise_is_a_frame_with_uniform_outliers():
     assert not np.array_equal(square_noise(seed=4).X, data.X)
 
 
-def test_sine_noise_is_a_band_and_the_literal_reading_swaps_roles():
-    data = sine_noise(seed=1, noise=0.1)
+def test_sine_noise_band_reading_puts_the_normal_points_on_a_narrow_band():
+    data = sine_noise(seed=1)
     x, y = data.normal.X.T
     residual = y - 1.5 - np.sin(2 * np.pi * x / 3)
     assert abs(residual.std() - 0.1) < 0.02 and (data.n_normal, data.n_outliers) == (200, 50)
-    literal = sine_noise(seed=1, literal=True)
-    assert ((literal.normal.X >= 0) & (literal.normal.X <= 3)).all() and literal.n_normal == 200
+    assert ((data.outliers.X >= 0) & (data.outliers.X <= 3)).all()
+
+
+def test_sine_noise_text_reading_is_the_set_as_section_4_1_states_it():
+    data = sine_noise(seed=1, reading="text")
+    # normal: 200 points uniform in [0, 3]^2 (mean 1.5, sd 3 / sqrt(12) = 0.87 per axis)
+    assert ((data.normal.X >= 0) & (data.normal.X <= 3)).all() and data.n_normal == 200
+    np.testing.assert_allclose(data.normal.X.std(axis=0), 3 / np.sqrt(12), atol=0.1)
+    # outliers: y = sin(2 pi x / 3) + N(0, 1) around no offset (50 draws: sd of the sd ~ 0.1)
+    x, y = data.outliers.X.T
+    residual = y - np.sin(2 * np.pi * x / 3)
+    assert data.n_outliers == 50 and abs(residual.std() - 1.0) < 0.3
+    assert abs(residual.mean()) < 0.45  # 3 standard errors
+    assert (y < 0).any()  # the text's band is centred on y = 0, partly below the box
+
+
+def test_sine_noise_noise_and_offset_override_the_readings_values():
+    wide = sine_noise(seed=2, noise=0.5, offset=1.0)
+    x, y = wide.normal.X.T
+    assert abs((y - 1.0 - np.sin(2 * np.pi * x / 3)).std() - 0.5) < 0.08
+    with pytest.raises(ValueError, match="reading"):
+        sine_noise(reading="literal")

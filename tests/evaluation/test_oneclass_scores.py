@@ -1,5 +1,7 @@
 """g-mean against scikit-learn's per-class recall, and the selection protocol's pieces."""
 
+from itertools import product
+
 import numpy as np
 import pytest
 from sklearn.metrics import recall_score
@@ -8,7 +10,7 @@ from milab_widgets.evaluation import g_mean
 from milab_widgets.evaluation.oneclass_selection import (
     artificial_outliers,
     make_folds,
-    select_sigma,
+    select_cdvse,
     select_svdd,
 )
 from milab_widgets.exceptions import InputError
@@ -57,14 +59,35 @@ def test_folds_and_svdd_selection_pick_the_best_mean_score():
     assert (C, zeta) == max(brute, key=brute.get)
 
 
-def test_sigma_selection_picks_the_best_mean_score():
+def test_cdvse_selection_picks_the_best_mean_score_over_sigma_lambda_and_gamma():
     rng = np.random.default_rng(2)
     X = rng.normal(size=(60, 2))
     folds = make_folds(X, np.ones(60, dtype=int), 3, 50, seed=0)
-    grid, seed = (0.01, 0.1, 1.0, 10.0), 4
-    sigma, table = select_sigma(X, folds, 0.1, 0.5, grid, n_estimators=5, seed=seed)
-    # select_sigma's fold k draws its bootstrap samples with seed + k
-    brute = [np.mean([f.score(CDVSESVDD(5, 0.1, 0.5, s, random_state=seed + k).fit(X[f.train]))
-                      for k, f in enumerate(folds)]) for s in grid]
-    np.testing.assert_allclose(table["score"], brute)
-    assert list(table["sigma"]) == list(grid) and sigma == grid[int(np.argmax(brute))]
+    sigmas, lams, gammas, seed = (0.01, 1.0, 10.0), (0.1, 1.0), (0.1, 1.0, 1e4), 4
+    (sigma, lam, gamma), table = select_cdvse(X, folds, 0.1, 0.5, sigmas, n_estimators=5,
+                                              seed=seed, lam_grid=lams, gamma_l1_grid=gammas)
+    # select_cdvse's fold k draws its bootstrap samples with seed + k
+    brute = {}
+    for setting in product(sigmas, lams, gammas):
+        try:
+            brute[setting] = np.mean([f.score(CDVSESVDD(5, 0.1, 0.5, *setting,
+                                                        random_state=seed + k).fit(X[f.train]))
+                                      for k, f in enumerate(folds)])
+        except InputError:  # gamma = 1e4 zeroes every weight: no ensemble to score
+            brute[setting] = np.nan
+    assert list(table[["sigma", "lam", "gamma_l1"]].itertuples(index=False, name=None)) \
+        == list(brute)
+    np.testing.assert_allclose(table["score"], list(brute.values()))
+    assert table["score"].isna().sum() == len(sigmas) * len(lams)  # every gamma = 1e4 row
+    assert (sigma, lam, gamma) == max((k for k in brute if brute[k] == brute[k]),
+                                      key=brute.get)
+
+
+def test_cdvse_selection_refuses_grids_where_every_setting_has_no_member():
+    X = np.random.default_rng(2).normal(size=(30, 2))
+    folds = make_folds(X, np.ones(30, dtype=int), 3, 10, seed=0)
+    with pytest.raises(InputError, match="gamma_l1"):
+        select_cdvse(X, folds, 0.2, 0.5, (1.0,), n_estimators=4, seed=0,
+                     gamma_l1_grid=(1e4,))
+
+

@@ -17,8 +17,8 @@ from milab_widgets.evaluation.oneclass_selection import (
     REFERENCES,
     artificial_outliers,
     make_folds,
-    select_sigma,
-    select_sigma_by,
+    select_cdvse,
+    select_cdvse_by,
     select_svdd,
     select_svdd_by,
 )
@@ -30,6 +30,7 @@ from milab_widgets.experiments.cdvse_mechanisms import (
     REFERENCE,
     REFERENCE_SIZE,
     SENSITIVITY_COLUMNS,
+    CDVSEParameters,
     ablated_members,
     accepted_fraction,
     members_record,
@@ -192,7 +193,8 @@ def hand_made_runs():
                 for k, method in enumerate(cdvse.METHODS):
                     value = 0.5 + 0.1 * k + shift + 0.01 * repetition
                     rows.append({"dataset": dataset, "repetition": repetition, "method": method,
-                                 "C": 0.1, "nu": 0.05, "zeta": 1.0, "sigma": 0.3, "kept": 1,
+                                 "C": 0.1, "nu": 0.05, "zeta": 1.0, "sigma": 0.3,
+                                 "lam": 0.1, "gamma_l1": 10.0, "kept": 1,
                                  "train": value, "test": value, "parameters": parameters})
     return pd.DataFrame(rows)
 
@@ -220,6 +222,7 @@ def test_table2_reports_the_selected_C_as_nu_beside_the_papers_nu():
     table = cdvse.parameter_table(runs).set_index("dataset")
     assert table.loc["cancer", "nu"] == pytest.approx(0.5)
     assert table.loc["cancer", "paper_nu"] == 0.07 and table.loc["sonar", "paper_nu"] == 0.4
+    assert table.loc["cancer", "lam"] == 0.1 and table.loc["cancer", "gamma_l1"] == 10.0
 
 
 # -- the selection criteria ---------------------------------------------------------------
@@ -244,9 +247,13 @@ def test_selection_under_several_criteria_equals_one_criterion_at_a_time():
         C, zeta, single = select_svdd(X, folds, (0.05, 0.2), (0.5, 2.0))
         assert choices[name] == (C, zeta)
         np.testing.assert_allclose(table[name], single["score"])
-    sigmas, _ = select_sigma_by(X, fold_sets, 0.2, 0.5, (0.1, 1.0), n_estimators=4, seed=1)
+    weighting, table = select_cdvse_by(X, fold_sets, 0.2, 0.5, (0.1, 1.0), n_estimators=4,
+                                       seed=1, lam_grid=(0.1, 1.0), gamma_l1_grid=(1.0, 10.0))
     for name, folds in fold_sets.items():
-        assert sigmas[name] == select_sigma(X, folds, 0.2, 0.5, (0.1, 1.0), 4, seed=1)[0]
+        single, scores = select_cdvse(X, folds, 0.2, 0.5, (0.1, 1.0), 4, seed=1,
+                                      lam_grid=(0.1, 1.0), gamma_l1_grid=(1.0, 10.0))
+        assert weighting[name] == single
+        np.testing.assert_allclose(table[name], scores["score"])
 
 
 def test_fold_sets_with_different_training_rows_are_refused():
@@ -359,14 +366,14 @@ def toy_split(settings, seed=3):
 
 def test_members_record_against_models_fitted_directly():
     settings = cdvse.Settings.for_mode(True, repetitions=1, n_estimators=8)
-    seed, (C, zeta, sigma) = 3, (0.2, 1.0, 0.3)
+    seed, (C, zeta, sigma, lam, gamma) = 3, (0.2, 1.0, 0.3, 0.5, 0.5)
     split = toy_split(settings, seed)
     X_train, _, X_test, y_test = split
-    record = members_record(split, (C, zeta, sigma), seed, settings)
+    record = members_record(split, CDVSEParameters(C, zeta, sigma, lam, gamma), seed, settings)
     # the oracle: each model fitted on its own (CDVSE draws the same bootstrap samples)
     models = {"bagging": BaggingSVDD(8, C=C, gamma=zeta, random_state=seed).fit(X_train),
-              "cdvse": CDVSESVDD(8, C=C, gamma=zeta, sigma=sigma, max_iter=settings.max_iter,
-                                 random_state=seed).fit(X_train)}
+              "cdvse": CDVSESVDD(8, C=C, gamma=zeta, sigma=sigma, lam=lam, gamma_l1=gamma,
+                                 max_iter=settings.max_iter, random_state=seed).fit(X_train)}
     reference = artificial_outliers(X_train, REFERENCE_SIZE, np.random.default_rng(seed),
                                     REFERENCE)
     for row in record["compactness"]:
@@ -376,8 +383,8 @@ def test_members_record_against_models_fitted_directly():
         assert row["points"] == REFERENCE_SIZE
     spheres = models["cdvse"].spheres_
     distances, inside = spheres.distances(X_test), spheres.inside(X_test)
-    ablated = CDVSESVDD(8, C=C, gamma=zeta, sigma=sigma, lam=0.0, max_iter=settings.max_iter,
-                        random_state=seed).fit(X_train)
+    ablated = CDVSESVDD(8, C=C, gamma=zeta, sigma=sigma, lam=0.0, gamma_l1=gamma,
+                        max_iter=settings.max_iter, random_state=seed).fit(X_train)
     for row, model in zip(record["diversity"], (models["cdvse"], ablated), strict=True):
         kept = model.selected_
         pairs = [np.mean(inside[:, i] != inside[:, j]) for a, i in enumerate(kept)
@@ -386,7 +393,7 @@ def test_members_record_against_models_fitted_directly():
         assert row["disagreement"] == pytest.approx(np.mean(pairs) if pairs else 0.0)
         spread = distances - distances @ model.weights_[:, None]
         assert row["distance_variance"] == pytest.approx(np.mean(spread ** 2))
-    assert [row["lam"] for row in record["diversity"]] == [1.0, 0.0]
+    assert [row["lam"] for row in record["diversity"]] == [lam, 0.0]
 
 
 def test_an_ablation_whose_weights_are_all_zero_keeps_no_member():
@@ -403,10 +410,10 @@ def test_an_ablation_whose_weights_are_all_zero_keeps_no_member():
 def test_sensitivity_moves_one_parameter_at_a_time_over_its_grid():
     settings = cdvse.Settings.for_mode(True, repetitions=1, n_estimators=6,
                                        C_grid=(0.01, 0.2, 1.0))
-    seed, selected = 2, {"C": 0.2, "zeta": 1.0, "sigma": 0.1}
+    seed, selected = 2, {"C": 0.2, "zeta": 1.0, "sigma": 0.1, "lam": 0.5, "gamma_l1": 2.0}
     split = toy_split(settings, seed)
     X_train, _, X_test, y_test = split
-    rows = pd.DataFrame(sensitivity_record(split, tuple(selected.values()), seed,
+    rows = pd.DataFrame(sensitivity_record(split, CDVSEParameters(**selected), seed,
                                            settings)["rows"])
     # C = 0.01 leaves C n_train = 0.43 < 1, where no SVDD exists: skipped
     assert 0.01 * len(X_train) < 1
@@ -418,7 +425,8 @@ def test_sensitivity_moves_one_parameter_at_a_time_over_its_grid():
     for row in rows.itertuples():  # the oracle: CDVSE fitted afresh at each point
         point = {**selected, row.parameter: row.value}
         model = CDVSESVDD(6, C=point["C"], gamma=point["zeta"], sigma=point["sigma"],
-                          max_iter=settings.max_iter, random_state=seed).fit(X_train)
+                          lam=0.5, gamma_l1=2.0, max_iter=settings.max_iter,
+                          random_state=seed).fit(X_train)
         assert row.test == g_mean(y_test, model.predict(X_test))
         assert row.kept == len(model.selected_)
 
@@ -439,7 +447,7 @@ def test_synthetic_compactness_compares_cdvse_with_bagging_of_its_own_members():
 def test_new_records_are_keyed_apart_and_the_timing_key_is_unchanged(monkeypatch, tmp_path):
     settings = cdvse.Settings.for_mode(True, repetitions=2)
     runs = pd.DataFrame({"dataset": "toy", "repetition": [0, 1], "method": "cdvse",
-                         "C": 0.2, "zeta": 1.0, "sigma": 0.1})
+                         "C": 0.2, "zeta": 1.0, "sigma": 0.1, "lam": 1.0, "gamma_l1": 1.0})
     protocol = {key: value for key, value in asdict(settings).items()
                 if key not in cdvse.NOT_IN_CACHE_KEY}
     timing = cdvse.selected_parameter_tasks(
