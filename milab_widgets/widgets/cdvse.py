@@ -1,7 +1,8 @@
 """`CDVSEPanel`: a 2-D playground for SVDD and the CDVSE selective ensemble (CDVSE).
 
-The playground tab fits a single SVDD and CDVSE on a 2-D set (Sine_noise, Square_noise, or
-a UCI set projected on two principal components) whenever a slider moves: zeta, C, M,
+The playground tab fits a single SVDD and CDVSE on a 2-D set (Sine_noise as §4.1 states it
+or as a band of normal points, Square_noise, or a UCI set projected on two principal
+components) whenever a slider moves: zeta, C, M,
 sigma, lambda, gamma (l1). It draws both decision boundaries, CDVSE's weight per base SVDD
 (kept or dropped at 1/M), the objective over the half-quadratic steps, and the test
 g-means. Clicking a sample in the CDVSE plot lists its distance to each kept sphere. The
@@ -42,8 +43,8 @@ from milab_widgets.widgets.live import LiveChart
 
 __all__ = ["CDVSEPanel"]
 
-SYNTHETIC_CHOICES = [("Sine_noise (as §4.1 states it)", "sine_noise"),
-                     ("Sine_noise (a band: our reading)", cdvse.BAND_SINE),
+SYNTHETIC_CHOICES = [("Sine_noise (§4.1 text)", "sine_noise"),
+                     ("Sine_noise (our band)", cdvse.BAND_SINE),
                      ("Square_noise (synthetic)", "square_noise")]
 CLICK_HINT = ("<small>Click a sample in the CDVSE plot to see its distance to each kept "
               "sphere.</small>")

@@ -112,4 +112,4 @@ def test_the_mechanism_charts_build_from_the_experiments_summaries():
               sensitivity_chart(sensitivity_summary(sensitivity))]
     for chart in charts:
         assert vl_convert.vegalite_to_svg(chart.to_dict()).startswith("<svg")
-    assert "CDVSE (λ = 1)" in str(charts[1].to_dict()) and "λ = 0" in str(charts[1].to_dict())
+    assert "CDVSE (selected λ)" in str(charts[1].to_dict()) and "λ = 0" in str(charts[1].to_dict())
