@@ -1,8 +1,8 @@
 """Choosing one-class parameters by cross-validation on a training set of normal samples.
 
 The paper picks (C, zeta) of the SVDD, then sigma, lambda and gamma of CDVSE (seed 002
-L279), by 5-fold cross-validation on the training set, which holds 70 % of the normal samples and only 0.5 % of the outliers
-(one or two samples). A validation fold therefore has almost no outliers to reject, and
+L279), by 5-fold cross-validation on the training set, which holds 70 % of the normal
+samples and only 0.5 % of the outliers (one or two samples). A validation fold therefore has almost no outliers to reject, and
 plain accuracy would favour the loosest description. The criterion here is the g-mean on
 each validation fold against *artificial outliers* (the idea of Tax & Duin 2001, "Uniform
 object generation for optimizing one-class classifiers", JMLR 2):

@@ -124,12 +124,14 @@ SYNTHETIC_SETTING = {"C": 1.0, "zeta": 0.3, "sigma": 0.3, "n_estimators": 20, "m
                      "lam": 1.0, "gamma_l1": 1.0}
 #: §4.1 under our readings (claims.cdvse.ARTIFICIAL_READINGS says why each is not the
 #: paper's): reading -> (its generators, its change to SYNTHETIC_SETTING).
-ARTIFICIAL_READINGS = {
-    "band": ({**SYNTHETIC, "sine_noise": partial(sine_noise, reading="band")}, {}),
-    "width": (SYNTHETIC, {"zeta": 1.0 / SYNTHETIC_SETTING["zeta"]}),
-}
 #: The playground's extra 2-D set: Sine_noise as a band of normal points (our reading).
 BAND_SINE = "sine_noise_band"
+#: The playground's synthetic sets by name: the paper's and the band.
+PLAYGROUND_SETS = {**SYNTHETIC, BAND_SINE: partial(sine_noise, reading="band")}
+ARTIFICIAL_READINGS = {
+    "band": ({**SYNTHETIC, "sine_noise": PLAYGROUND_SETS[BAND_SINE]}, {}),
+    "width": (SYNTHETIC, {"zeta": 1.0 / SYNTHETIC_SETTING["zeta"]}),
+}
 #: One row of ``Results.runs``: a method's parameters (C and its nu = 1 / (C n_train)) and
 #: g-means in one repetition.
 RUN_COLUMNS = ("dataset", "repetition", "method", "C", "nu", "zeta", "sigma", "lam", "gamma_l1",
@@ -469,13 +471,11 @@ def _empty_synthetic():
 
 
 def playground_data(name: str, seed: int = 0):
-    """A 2-D set in [0, 3]^2: a synthetic set by name (:data:`SYNTHETIC`, or
-    :data:`BAND_SINE`), or a UCI set projected on its first two principal components (of
-    the features scaled to [0, 1]) and rescaled to the box."""
-    if name == BAND_SINE:
-        return sine_noise(seed=seed, reading="band")
-    if name in SYNTHETIC:
-        return SYNTHETIC[name](seed=seed)
+    """A 2-D set in about [0, 3]^2: a synthetic set by name (:data:`PLAYGROUND_SETS`), or a
+    UCI set projected on its first two principal components (of the features scaled to
+    [0, 1]) and rescaled to the box."""
+    if name in PLAYGROUND_SETS:
+        return PLAYGROUND_SETS[name](seed=seed)
     data = load_dataset(name)
     plane = PCA(2).fit_transform(MinMaxScaler().fit_transform(data.X))
     box = 3.0 * MinMaxScaler().fit_transform(plane)

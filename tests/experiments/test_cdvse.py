@@ -473,3 +473,11 @@ def test_new_records_are_keyed_apart_and_the_timing_key_is_unchanged(monkeypatch
     assert cache.hits == 2
     keys = {path.stem for path in tmp_path.glob("*.json")}
     assert len(keys) == 3
+
+
+def test_the_playground_draws_the_papers_sine_noise_and_our_band_by_name():
+    from milab_widgets.data.synthetic_oneclass import sine_noise
+    np.testing.assert_array_equal(cdvse.playground_data("sine_noise", seed=3).X,
+                                  sine_noise(seed=3, reading="text").X)
+    np.testing.assert_array_equal(cdvse.playground_data(cdvse.BAND_SINE, seed=3).X,
+                                  sine_noise(seed=3, reading="band").X)
